@@ -1,0 +1,25 @@
+# Helpers every folder uses: project warnings, and test registration with labels.
+
+# c5c3_project_target(<target>): warnings as errors on project code only.
+function(c5c3_project_target target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror)
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+endfunction()
+
+# c5c3_add_test(NAME <name> LABEL <unit|integration|e2e> SOURCES <files...>
+#               LIBS <libs...> [TIMEOUT <s>] [ENV <k=v...>])
+# A Boost.Test executable registered with CTest under the given label.
+function(c5c3_add_test)
+  cmake_parse_arguments(T "" "NAME;LABEL;TIMEOUT" "SOURCES;LIBS;ENV" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  add_executable(${T_NAME} ${T_SOURCES})
+  c5c3_project_target(${T_NAME})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} c5c3_test_main)
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME} --log_level=message)
+  set_tests_properties(${T_NAME} PROPERTIES LABELS ${T_LABEL} TIMEOUT ${T_TIMEOUT})
+  if(T_ENV)
+    set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${T_ENV}")
+  endif()
+endfunction()

@@ -1,0 +1,164 @@
+#include "k8s/json.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <fmt/format.h>
+
+namespace c5c3::k8s {
+
+std::optional<json_document> parse_json(std::string_view text, std::string* error) {
+  json_document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError()) {
+    if (error)
+      *error = fmt::format("invalid JSON at offset {}: {}", doc.GetErrorOffset(),
+                           rapidjson::GetParseError_En(doc.GetParseError()));
+    return std::nullopt;
+  }
+  return doc;
+}
+
+std::string to_json(const json_value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  v.Accept(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+std::string to_pretty_json(const json_value& v) {
+  rapidjson::StringBuffer buf;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
+  w.SetIndent(' ', 2);
+  v.Accept(w);
+  return {buf.GetString(), buf.GetSize()};
+}
+
+json_value copy_json(const json_value& v, json_allocator& alloc) {
+  // RapidJSON 1.1 copies every non-literal string; literal names stay shared,
+  // which is safe because they are static.
+  return json_value(v, alloc);
+}
+
+json_document copy_document(const json_value& v) {
+  json_document d;
+  d.CopyFrom(v, d.GetAllocator());
+  return d;
+}
+
+json_value make_string(std::string_view s, json_allocator& alloc) {
+  json_value out;
+  out.SetString(s.data(), static_cast<rapidjson::SizeType>(s.size()), alloc);
+  return out;
+}
+
+const json_value* member(const json_value& v, std::string_view name) {
+  if (!v.IsObject()) return nullptr;
+  auto it = v.FindMember(json_value(rapidjson::StringRef(name.data(), name.size())));
+  return it == v.MemberEnd() ? nullptr : &it->value;
+}
+
+json_value* member(json_value& v, std::string_view name) {
+  if (!v.IsObject()) return nullptr;
+  auto it = v.FindMember(json_value(rapidjson::StringRef(name.data(), name.size())));
+  return it == v.MemberEnd() ? nullptr : &it->value;
+}
+
+const json_value* find(const json_value& v, std::initializer_list<std::string_view> path) {
+  const json_value* cur = &v;
+  for (auto name : path) {
+    cur = member(*cur, name);
+    if (!cur) return nullptr;
+  }
+  return cur;
+}
+
+std::string_view get_string(const json_value& v, std::initializer_list<std::string_view> path,
+                            std::string_view fallback) {
+  const json_value* p = find(v, path);
+  return p && p->IsString() ? as_string_view(*p) : fallback;
+}
+
+std::optional<std::int64_t> get_int(const json_value& v,
+                                    std::initializer_list<std::string_view> path) {
+  const json_value* p = find(v, path);
+  if (!p) return std::nullopt;
+  if (p->IsInt64()) return p->GetInt64();
+  if (p->IsDouble()) {
+    double d = p->GetDouble();
+    auto i = static_cast<std::int64_t>(d);
+    if (static_cast<double>(i) == d) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<bool> get_bool(const json_value& v, std::initializer_list<std::string_view> path) {
+  const json_value* p = find(v, path);
+  if (!p || !p->IsBool()) return std::nullopt;
+  return p->GetBool();
+}
+
+json_value& ensure_object(json_value& v, std::initializer_list<std::string_view> path,
+                          json_allocator& alloc) {
+  if (!v.IsObject()) v.SetObject();
+  json_value* cur = &v;
+  for (auto name : path) {
+    json_value* next = member(*cur, name);
+    if (!next) {
+      cur->AddMember(make_string(name, alloc), json_value(rapidjson::kObjectType), alloc);
+      next = member(*cur, name);
+    } else if (!next->IsObject()) {
+      next->SetObject();
+    }
+    cur = next;
+  }
+  return *cur;
+}
+
+void set_member(json_value& obj, std::string_view name, json_value&& value,
+                json_allocator& alloc) {
+  if (!obj.IsObject()) obj.SetObject();
+  if (json_value* existing = member(obj, name)) {
+    *existing = std::move(value);
+    return;
+  }
+  obj.AddMember(make_string(name, alloc), value, alloc);
+}
+
+bool remove_member(json_value& obj, std::string_view name) {
+  if (!obj.IsObject()) return false;
+  return obj.RemoveMember(json_value(rapidjson::StringRef(name.data(), name.size())));
+}
+
+bool json_equal(const json_value& a, const json_value& b) {
+  if (a.IsNumber() && b.IsNumber()) {
+    if (a.IsInt64() && b.IsInt64()) return a.GetInt64() == b.GetInt64();
+    if (a.IsUint64() && b.IsUint64()) return a.GetUint64() == b.GetUint64();
+    return a.GetDouble() == b.GetDouble();
+  }
+  if (a.GetType() != b.GetType()) return false;
+  switch (a.GetType()) {
+    case rapidjson::kObjectType: {
+      if (a.MemberCount() != b.MemberCount()) return false;
+      for (auto& m : a.GetObject()) {
+        const json_value* other = member(b, as_string_view(m.name));
+        if (!other || !json_equal(m.value, *other)) return false;
+      }
+      return true;
+    }
+    case rapidjson::kArrayType: {
+      if (a.Size() != b.Size()) return false;
+      for (rapidjson::SizeType i = 0; i < a.Size(); ++i)
+        if (!json_equal(a[i], b[i])) return false;
+      return true;
+    }
+    case rapidjson::kStringType:
+      return as_string_view(a) == as_string_view(b);
+    default:
+      return a == b;
+  }
+}
+
+}  // namespace c5c3::k8s

@@ -1,0 +1,332 @@
+#include "k8s/selector.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace c5c3::k8s {
+namespace {
+
+using op = label_requirement::op;
+
+bool is_key_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
+         c == '/';
+}
+bool is_value_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+}
+
+// A label key: optional DNS-subdomain prefix and '/', then a name of at most
+// 63 characters starting and ending alphanumeric.
+bool valid_key(std::string_view k) {
+  auto slash = k.find('/');
+  std::string_view name = slash == std::string_view::npos ? k : k.substr(slash + 1);
+  if (slash != std::string_view::npos && (slash == 0 || slash > 253)) return false;
+  if (name.empty() || name.size() > 63) return false;
+  if (!std::isalnum(static_cast<unsigned char>(name.front())) ||
+      !std::isalnum(static_cast<unsigned char>(name.back())))
+    return false;
+  return std::all_of(name.begin(), name.end(), is_value_char);
+}
+
+bool valid_value(std::string_view v) {
+  if (v.empty()) return true;
+  if (v.size() > 63) return false;
+  if (!std::isalnum(static_cast<unsigned char>(v.front())) ||
+      !std::isalnum(static_cast<unsigned char>(v.back())))
+    return false;
+  return std::all_of(v.begin(), v.end(), is_value_char);
+}
+
+struct lexer {
+  std::string_view s;
+  std::size_t pos = 0;
+  void skip_ws() {
+    while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
+  }
+  bool done() {
+    skip_ws();
+    return pos >= s.size();
+  }
+  bool eat(std::string_view tok) {
+    skip_ws();
+    if (s.substr(pos, tok.size()) == tok) {
+      pos += tok.size();
+      return true;
+    }
+    return false;
+  }
+  std::string word(bool (*pred)(char)) {
+    skip_ws();
+    std::size_t start = pos;
+    while (pos < s.size() && pred(s[pos])) ++pos;
+    return std::string(s.substr(start, pos - start));
+  }
+  // "in" / "notin" as whole words.
+  bool eat_keyword(std::string_view kw) {
+    skip_ws();
+    if (s.substr(pos, kw.size()) != kw) return false;
+    std::size_t after = pos + kw.size();
+    if (after < s.size() && is_key_char(s[after])) return false;
+    pos = after;
+    return true;
+  }
+};
+
+bool fail(std::string* error, std::string msg) {
+  if (error) *error = std::move(msg);
+  return false;
+}
+
+bool parse_values(lexer& lx, std::vector<std::string>& out, std::string* error) {
+  if (!lx.eat("(")) return fail(error, "found '" + std::string(lx.s.substr(lx.pos, 1)) +
+                                           "', expected: '('");
+  if (lx.eat(")")) return true;  // "in ()" parses; it matches nothing
+  while (true) {
+    std::string v = lx.word(is_value_char);
+    if (!valid_value(v)) return fail(error, fmt::format("invalid label value: \"{}\"", v));
+    out.push_back(v);
+    if (lx.eat(",")) continue;
+    if (lx.eat(")")) return true;
+    return fail(error, "expected ',' or ')' in a value set");
+  }
+}
+
+}  // namespace
+
+bool label_requirement::matches(const std::map<std::string, std::string>& labels) const {
+  auto it = labels.find(key);
+  bool has = it != labels.end();
+  auto in_values = [&] {
+    return has && std::find(values.begin(), values.end(), it->second) != values.end();
+  };
+  switch (operation) {
+    case op::equals:
+    case op::in:
+      return in_values();
+    case op::not_equals:
+    case op::not_in:
+      return !in_values();
+    case op::exists:
+      return has;
+    case op::does_not_exist:
+      return !has;
+    case op::greater_than:
+    case op::less_than: {
+      if (!has || values.size() != 1) return false;
+      char* end = nullptr;
+      long long lv = std::strtoll(it->second.c_str(), &end, 10);
+      if (!end || *end) return false;
+      long long rv = std::strtoll(values[0].c_str(), nullptr, 10);
+      return operation == op::greater_than ? lv > rv : lv < rv;
+    }
+  }
+  return false;
+}
+
+std::string label_requirement::to_string() const {
+  auto joined = [&] {
+    std::string s;
+    for (std::size_t i = 0; i < values.size(); ++i) s += (i ? "," : "") + values[i];
+    return s;
+  };
+  switch (operation) {
+    case op::equals: return key + "=" + (values.empty() ? "" : values[0]);
+    case op::not_equals: return key + "!=" + (values.empty() ? "" : values[0]);
+    case op::in: return key + " in (" + joined() + ")";
+    case op::not_in: return key + " notin (" + joined() + ")";
+    case op::exists: return key;
+    case op::does_not_exist: return "!" + key;
+    case op::greater_than: return key + ">" + joined();
+    case op::less_than: return key + "<" + joined();
+  }
+  return key;
+}
+
+std::optional<label_selector> label_selector::parse(std::string_view text, std::string* error) {
+  label_selector sel;
+  lexer lx{text};
+  if (lx.done()) return sel;
+  while (true) {
+    label_requirement r;
+    bool negated = lx.eat("!");
+    r.key = lx.word(is_key_char);
+    if (!valid_key(r.key)) {
+      fail(error, fmt::format("unable to parse requirement: invalid label key \"{}\"", r.key));
+      return std::nullopt;
+    }
+    if (negated) {
+      r.operation = op::does_not_exist;
+    } else if (lx.eat("==") || lx.eat("=")) {
+      r.operation = op::equals;
+    } else if (lx.eat("!=")) {
+      r.operation = op::not_equals;
+    } else if (lx.eat(">")) {
+      r.operation = op::greater_than;
+    } else if (lx.eat("<")) {
+      r.operation = op::less_than;
+    } else if (lx.eat_keyword("notin")) {
+      r.operation = op::not_in;
+    } else if (lx.eat_keyword("in")) {
+      r.operation = op::in;
+    } else {
+      r.operation = op::exists;
+    }
+    if (r.operation == op::equals || r.operation == op::not_equals ||
+        r.operation == op::greater_than || r.operation == op::less_than) {
+      std::string v = lx.word(is_value_char);
+      bool numeric = r.operation == op::greater_than || r.operation == op::less_than;
+      if (numeric ? (v.empty() || v.find_first_not_of("-0123456789") != std::string::npos)
+                  : !valid_value(v)) {
+        fail(error, fmt::format("unable to parse requirement: invalid label value: \"{}\"", v));
+        return std::nullopt;
+      }
+      r.values.push_back(v);
+    } else if (r.operation == op::in || r.operation == op::not_in) {
+      std::string err;
+      if (!parse_values(lx, r.values, &err)) {
+        fail(error, "unable to parse requirement: " + err);
+        return std::nullopt;
+      }
+    }
+    sel.add(std::move(r));
+    if (lx.done()) break;
+    if (!lx.eat(",")) {
+      fail(error, fmt::format("found '{}', expected: ',' or 'end of string'",
+                              lx.s.substr(lx.pos, 1)));
+      return std::nullopt;
+    }
+  }
+  return sel;
+}
+
+std::optional<label_selector> label_selector::from_json(const json_value& v, std::string* error) {
+  label_selector sel;
+  if (v.IsNull()) return sel;
+  if (!v.IsObject()) {
+    fail(error, "a label selector must be an object");
+    return std::nullopt;
+  }
+  if (const json_value* ml = member(v, "matchLabels"); ml && ml->IsObject()) {
+    for (auto& m : ml->GetObject()) {
+      if (!m.value.IsString()) {
+        fail(error, "matchLabels values must be strings");
+        return std::nullopt;
+      }
+      sel.add({std::string(as_string_view(m.name)), op::equals,
+               {std::string(as_string_view(m.value))}});
+    }
+  }
+  if (const json_value* me = member(v, "matchExpressions"); me && me->IsArray()) {
+    for (auto& e : me->GetArray()) {
+      label_requirement r;
+      r.key = get_string(e, {"key"});
+      std::string_view o = get_string(e, {"operator"});
+      if (o == "In") r.operation = op::in;
+      else if (o == "NotIn") r.operation = op::not_in;
+      else if (o == "Exists") r.operation = op::exists;
+      else if (o == "DoesNotExist") r.operation = op::does_not_exist;
+      else {
+        fail(error, fmt::format("\"{}\" is not a valid label selector operator", o));
+        return std::nullopt;
+      }
+      if (const json_value* vals = member(e, "values"); vals && vals->IsArray())
+        for (auto& x : vals->GetArray())
+          if (x.IsString()) r.values.emplace_back(as_string_view(x));
+      sel.add(std::move(r));
+    }
+  }
+  return sel;
+}
+
+label_selector label_selector::equals(const std::map<std::string, std::string>& labels) {
+  label_selector sel;
+  for (auto& [k, v] : labels) sel.add({k, op::equals, {v}});
+  return sel;
+}
+
+label_selector& label_selector::add(label_requirement r) {
+  std::sort(r.values.begin(), r.values.end());
+  r.values.erase(std::unique(r.values.begin(), r.values.end()), r.values.end());
+  requirements_.push_back(std::move(r));
+  std::stable_sort(requirements_.begin(), requirements_.end(),
+                   [](auto& a, auto& b) { return a.key < b.key; });
+  return *this;
+}
+
+bool label_selector::matches(const std::map<std::string, std::string>& labels) const {
+  return std::all_of(requirements_.begin(), requirements_.end(),
+                     [&](auto& r) { return r.matches(labels); });
+}
+
+std::string label_selector::to_string() const {
+  std::string s;
+  for (std::size_t i = 0; i < requirements_.size(); ++i)
+    s += (i ? "," : "") + requirements_[i].to_string();
+  return s;
+}
+
+std::optional<field_selector> field_selector::parse(std::string_view text, std::string* error) {
+  field_selector sel;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t comma = text.find(',', pos);
+    std::string_view term = text.substr(pos, comma == std::string_view::npos ? comma : comma - pos);
+    pos = comma == std::string_view::npos ? text.size() : comma + 1;
+    while (!term.empty() && term.front() == ' ') term.remove_prefix(1);
+    while (!term.empty() && term.back() == ' ') term.remove_suffix(1);
+    if (term.empty()) continue;
+    field_requirement r;
+    std::size_t opos;
+    std::size_t oplen;
+    if ((opos = term.find("!=")) != std::string_view::npos) {
+      r.negated = true;
+      oplen = 2;
+    } else if ((opos = term.find("==")) != std::string_view::npos) {
+      oplen = 2;
+    } else if ((opos = term.find('=')) != std::string_view::npos) {
+      oplen = 1;
+    } else {
+      if (error) *error = fmt::format("invalid selector: '{}'; can't understand '{}'", text, term);
+      return std::nullopt;
+    }
+    r.field = term.substr(0, opos);
+    r.value = term.substr(opos + oplen);
+    sel.requirements_.push_back(std::move(r));
+  }
+  return sel;
+}
+
+bool field_selector::matches(const object& o) const {
+  for (auto& r : requirements_) {
+    // Walk the dotted path.
+    const json_value* cur = &o.json();
+    std::string_view path = r.field;
+    while (cur && !path.empty()) {
+      auto dot = path.find('.');
+      cur = member(*cur, path.substr(0, dot));
+      path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    }
+    std::string actual;
+    if (cur) {
+      if (cur->IsString()) actual = as_string_view(*cur);
+      else if (cur->IsBool()) actual = cur->GetBool() ? "true" : "false";
+      else if (cur->IsInt64()) actual = std::to_string(cur->GetInt64());
+    }
+    if ((actual == r.value) == r.negated) return false;
+  }
+  return true;
+}
+
+std::string field_selector::to_string() const {
+  std::string s;
+  for (std::size_t i = 0; i < requirements_.size(); ++i)
+    s += (i ? "," : "") + requirements_[i].field + (requirements_[i].negated ? "!=" : "=") +
+         requirements_[i].value;
+  return s;
+}
+
+}  // namespace c5c3::k8s

@@ -1,0 +1,145 @@
+// The Kubernetes API server emulator, in process: tests start it on port 0,
+// point a client (or kubectl, through the kubeconfig it writes) at it, inject
+// faults and read the write log. The `c5c3-sim apiserver` binary wraps it.
+//
+// Everything here is thread-safe: the server runs its own I/O threads, and
+// tests call these functions from theirs.
+#pragma once
+
+#include "k8s/object.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace c5c3::sim {
+
+struct apiserver_options {
+  // host:port; port 0 picks a free one. Only this address is listened on.
+  std::string listen = "127.0.0.1:0";
+  bool plain_http = false;  // http:// instead of https:// (no client certificates then)
+  // Folders whose *.yaml / *.json CRDs (and other manifests) are created at start.
+  std::vector<std::string> crd_dirs;
+  // When set, the whole state (objects, resourceVersion counter, CA, serving
+  // certificate and token) is kept there and survives a restart.
+  std::string data_dir;
+  std::string faults_file;  // YAML fault rules loaded at start (see fault_rule)
+  // Extra accepted bearer tokens, one a line: `token[,user[,uid[,"group1,group2"]]]`
+  // (kube's static token file format; a bare token means user "token-user").
+  std::string token_file;
+  // How many watch events are kept to resume watches from; older
+  // resourceVersions answer 410 Expired.
+  std::size_t watch_history = 1000;
+  // Continue tokens older than this many resourceVersions answer 410.
+  std::int64_t continue_window = 1000;
+};
+
+// One fault rule. Empty match fields match anything. `verb` is kube's verb
+// (get, list, watch, create, update, patch, delete, deletecollection);
+// `resource` the plural ("secrets") or "plural/subresource" ("pods/status");
+// `client` matches a substring of the User-Agent or the authenticated user
+// name, or equals the bearer token.
+struct fault_rule {
+  std::string id;  // unique; generated when empty
+  // match
+  std::string verb;
+  std::string resource;
+  std::string namespace_;
+  std::string name;
+  std::string client;
+  // effect (several may be combined; latency applies first)
+  int status_code = 0;  // 500, 503, 429, 409, ...: answered with a Status body
+  int retry_after_seconds = 1;  // sent as Retry-After with 429 (and 503)
+  std::string message;          // Status message; a default per code when empty
+  std::chrono::milliseconds latency{0};
+  int cut_watch_after_events = -1;  // >= 0: a matched watch stream ends after N events
+  bool expire_resume = false;       // a watch/list with a resourceVersion gets 410 Expired
+  bool reset_connection = false;    // the TCP connection is reset instead of answered
+  // How many times the rule fires; -1 forever. A rule that has fired `times`
+  // times stays listed but no longer matches.
+  int times = -1;
+};
+
+struct fault_counters {
+  std::map<std::string, std::uint64_t> by_rule;  // rule id -> times fired
+  std::uint64_t total = 0;
+};
+
+// One mutating request, in the order the server completed them.
+struct write_record {
+  std::uint64_t seq = 0;
+  std::string client;      // authenticated user name
+  std::string user_agent;  // the User-Agent header
+  std::string verb;        // create, update, patch, delete, deletecollection, apply
+  std::string group;
+  std::string resource;     // plural; "secrets/status" for subresources
+  std::string namespace_;
+  std::string name;
+  int code = 0;  // the HTTP status answered
+  std::string resource_version;  // of the written object, when one was written
+  bool dry_run = false;
+};
+
+// A client certificate signed by the emulator's CA.
+struct client_certificate {
+  std::string cert_pem;
+  std::string key_pem;
+};
+
+class apiserver {
+ public:
+  explicit apiserver(apiserver_options opts = {});
+  ~apiserver();  // stops
+  apiserver(const apiserver&) = delete;
+  apiserver& operator=(const apiserver&) = delete;
+
+  // Binds, loads state, CRDs and faults, and starts serving. Throws
+  // std::runtime_error with the reason when it cannot.
+  void start();
+  // Ends watches, closes connections, saves state (with data_dir). Idempotent.
+  void stop();
+
+  std::string url() const;  // https://127.0.0.1:PORT (http:// with plain_http)
+  std::uint16_t port() const;
+  std::string ca_pem() const;  // the CA that signs the serving and client certificates
+  std::string token() const;   // the admin bearer token (user "admin", group system:masters)
+
+  // A kubeconfig (context "c5c3-sim", user with the admin token) for url().
+  std::string kubeconfig_yaml() const;
+  void write_kubeconfig(const std::string& path) const;
+
+  // A client certificate for user `cn` in `groups`, signed by the CA.
+  client_certificate issue_client_certificate(const std::string& cn,
+                                              const std::vector<std::string>& groups = {}) const;
+
+  // ---- fault injection ----
+  std::string add_fault(fault_rule rule);  // returns the rule's id
+  bool remove_fault(const std::string& id);
+  void clear_faults();
+  std::vector<fault_rule> faults() const;
+  fault_counters fault_counts() const;
+
+  // ---- write log ----
+  std::vector<write_record> write_log() const;
+  void clear_write_log();
+
+  // ---- direct state access for tests (no HTTP, no faults, no write log) ----
+  // The stored object, or an empty object. `resource` is plural (core) or
+  // plural.group ("rabbitmqvhosts.c5c3.io").
+  k8s::object get_object(const std::string& resource, const std::string& namespace_,
+                         const std::string& name) const;
+  std::vector<k8s::object> list_objects(const std::string& resource,
+                                        const std::string& namespace_ = {}) const;
+  std::int64_t current_resource_version() const;
+
+  class impl;
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace c5c3::sim

@@ -1,0 +1,443 @@
+// Lifecycle of the emulator: certificates and tokens, persisted state,
+// manifests at start, the admin endpoints and the public API.
+#include "sim/apiserver/apiserver.hpp"
+
+#include "k8s/yaml.hpp"
+#include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/builtin_kinds.hpp"
+#include "sim/apiserver/faults_codec.hpp"
+#include "sim/apiserver/kind_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace c5c3::sim {
+
+namespace fs = std::filesystem;
+using k8s::json_document;
+using k8s::json_value;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file_atomic(const fs::path& p, const std::string& text, bool secret = false) {
+  auto tmp = p;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    out << text;
+  }
+  if (secret) fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write);
+  fs::rename(tmp, p);
+}
+
+std::string indent_b64(const std::string& pem) { return base64_encode(pem); }
+
+}  // namespace
+
+apiserver::impl::impl(apiserver_options o) : opts_(std::move(o)) {
+  for (const auto& r : builtin_kinds()) register_kind_locked(r);
+}
+
+apiserver::impl::~impl() { stop(); }
+
+void apiserver::impl::load_pki_and_token() {
+  if (ca_.cert_pem.empty()) ca_ = make_ca("c5c3-sim-ca");
+  if (serving_.cert_pem.empty())
+    serving_ = make_signed(ca_, "c5c3-sim-apiserver", {}, true, {"localhost", "kubernetes", "kubernetes.default"},
+                           {"127.0.0.1"});
+  if (token_.empty()) token_ = random_hex(24);
+}
+
+void apiserver::impl::load_token_file() {
+  if (opts_.token_file.empty()) return;
+  std::istringstream in(read_file(opts_.token_file));
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    // token,user,uid,"group1,group2"
+    std::vector<std::string> fields;
+    std::string cur;
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.push_back(cur);
+        cur.clear();
+      } else {
+        cur.push_back(c);
+      }
+    }
+    fields.push_back(cur);
+    identity id;
+    id.token = fields[0];
+    id.user = fields.size() > 1 && !fields[1].empty() ? fields[1] : "token-user";
+    if (fields.size() > 3) {
+      std::string g;
+      std::istringstream gs(fields[3]);
+      while (std::getline(gs, g, ','))
+        if (!g.empty()) id.groups.push_back(g);
+    }
+    id.groups.push_back("system:authenticated");
+    tokens_[id.token] = id;
+  }
+}
+
+void apiserver::impl::load_state() {
+  if (opts_.data_dir.empty()) return;
+  fs::create_directories(opts_.data_dir);
+  auto p = fs::path(opts_.data_dir) / "state.json";
+  if (!fs::exists(p)) return;
+  std::string err;
+  auto d = k8s::parse_json(read_file(p), &err);
+  if (!d || !d->IsObject()) throw std::runtime_error("corrupt state file " + p.string() + ": " + err);
+  rv_ = k8s::get_int(*d, {"resourceVersion"}).value_or(0);
+  evicted_rv_ = rv_;  // no history survives a restart
+  token_ = k8s::get_string(*d, {"token"});
+  ca_ = {std::string(k8s::get_string(*d, {"ca", "cert"})), std::string(k8s::get_string(*d, {"ca", "key"}))};
+  serving_ = {std::string(k8s::get_string(*d, {"serving", "cert"})),
+              std::string(k8s::get_string(*d, {"serving", "key"}))};
+  const json_value* objs = k8s::member(*d, "objects");
+  if (!objs || !objs->IsArray()) return;
+  const std::string crds = "customresourcedefinitions.apiextensions.k8s.io";
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto& e : objs->GetArray()) {
+      std::string q(k8s::get_string(e, {"resource"}));
+      if ((pass == 0) != (q == crds)) continue;
+      const json_value* o = k8s::member(e, "object");
+      if (!o) continue;
+      k8s::object obj(k8s::copy_document(*o));
+      if (pass == 0) serve_crd_locked(obj);
+      auto it = resources_.find(q);
+      if (it == resources_.end()) continue;
+      it->second.objects[obj.key()] = obj;
+    }
+}
+
+void apiserver::impl::save_state_locked() {
+  if (opts_.data_dir.empty()) return;
+  json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("resourceVersion", json_value(rv_), a);
+  d.AddMember("token", k8s::make_string(token_, a), a);
+  json_value ca(rapidjson::kObjectType);
+  ca.AddMember("cert", k8s::make_string(ca_.cert_pem, a), a);
+  ca.AddMember("key", k8s::make_string(ca_.key_pem, a), a);
+  d.AddMember("ca", std::move(ca), a);
+  json_value sv(rapidjson::kObjectType);
+  sv.AddMember("cert", k8s::make_string(serving_.cert_pem, a), a);
+  sv.AddMember("key", k8s::make_string(serving_.key_pem, a), a);
+  d.AddMember("serving", std::move(sv), a);
+  json_value objs(rapidjson::kArrayType);
+  for (auto& [q, sr] : resources_)
+    for (auto& [k, o] : sr.objects) {
+      json_value e(rapidjson::kObjectType);
+      e.AddMember("resource", k8s::make_string(q, a), a);
+      e.AddMember("object", k8s::copy_json(o.json(), a), a);
+      objs.PushBack(std::move(e), a);
+    }
+  d.AddMember("objects", std::move(objs), a);
+  write_file_atomic(fs::path(opts_.data_dir) / "state.json", k8s::to_json(d), true);
+}
+
+void apiserver::impl::load_manifests(const std::string& dir) {
+  std::vector<fs::path> files;
+  if (fs::is_regular_file(dir)) {
+    files.push_back(dir);
+  } else {
+    if (!fs::is_directory(dir)) throw std::runtime_error("no such CRD directory: " + dir);
+    for (auto& e : fs::recursive_directory_iterator(dir)) {
+      auto ext = e.path().extension().string();
+      if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<json_document> docs;
+  for (auto& f : files) {
+    std::string err;
+    auto ds = k8s::read_yaml_file(f.string(), &err);
+    if (!ds) throw std::runtime_error(f.string() + ": " + err);
+    for (auto& d : *ds)
+      if (d.IsObject()) docs.push_back(std::move(d));
+  }
+  std::stable_sort(docs.begin(), docs.end(), [](const json_document& x, const json_document& y) {
+    auto rank = [](const json_document& d) {
+      auto k = k8s::get_string(d, {"kind"});
+      return k == "CustomResourceDefinition" ? 0 : k == "Namespace" ? 1 : 2;
+    };
+    return rank(x) < rank(y);
+  });
+  std::lock_guard lock(mu_);
+  for (auto& d : docs) {
+    auto gvk = k8s::gvk::from_api_version(k8s::get_string(d, {"apiVersion"}), k8s::get_string(d, {"kind"}));
+    const k8s::api_resource* kind = nullptr;
+    for (auto& [key, r] : served_)
+      if (r.group == gvk.group && r.version == gvk.version && r.kind == gvk.kind) kind = &r;
+    if (!kind)
+      throw std::runtime_error(fmt::format("manifest of unknown kind {} {}", gvk.api_version(), gvk.kind));
+    k8s::api_resource copy = *kind;
+    request_info ri;
+    ri.verb = "create";
+    ri.group = copy.group;
+    ri.version = copy.version;
+    ri.plural = copy.plural;
+    ri.kind = &copy;
+    if (copy.namespaced) {
+      ri.namespace_ = k8s::get_string(d, {"metadata", "namespace"});
+      if (ri.namespace_.empty()) ri.namespace_ = "default";
+    }
+    write_context ctx{"c5c3-sim", copy.api_version(), "", copy.status_subresource, false, &copy};
+    try {
+      create_locked(ri, std::move(d), false, &ctx);
+    } catch (const api_failure& f) {
+      if (!f.err.already_exists()) throw std::runtime_error("manifest rejected: " + f.err.message);
+    }
+  }
+}
+
+void apiserver::impl::start() {
+  {
+    std::lock_guard lock(mu_);
+    load_state();
+    load_pki_and_token();
+    load_token_file();
+    for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+      auto& sr = resource_locked(*find_kind_locked("", "v1", "namespaces"));
+      if (sr.objects.count({"", ns})) continue;
+      k8s::api_resource copy = sr.storage;
+      request_info ri;
+      ri.verb = "create";
+      ri.version = "v1";
+      ri.plural = "namespaces";
+      ri.kind = &copy;
+      json_document d;
+      d.Parse(fmt::format(R"({{"metadata":{{"name":"{}"}}}})", ns).c_str());
+      create_locked(ri, std::move(d), false, nullptr);
+    }
+  }
+  for (auto& dir : opts_.crd_dirs) load_manifests(dir);
+  if (!opts_.faults_file.empty()) load_faults_file(opts_.faults_file);
+  {
+    std::lock_guard lock(mu_);
+    save_state_locked();
+    stopping_ = false;
+  }
+  std::optional<k8s::tls_config> tls;
+  if (!opts_.plain_http) tls = k8s::tls_config{serving_.cert_pem, serving_.key_pem, ca_.cert_pem};
+  server_ = std::make_unique<k8s::http_server>(
+      opts_.listen, tls, [this](const k8s::http_request& req, k8s::http_responder& res) { handle(req, res); });
+  server_->start();
+}
+
+void apiserver::impl::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    cv_.notify_all();
+  }
+  if (server_) server_->stop();
+  std::lock_guard lock(mu_);
+  if (server_) {
+    try {
+      save_state_locked();
+    } catch (...) {
+    }
+  }
+}
+
+void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_responder& res) {
+  auto send = [&](int code, const json_value& v) {
+    res.send({code, {{"Content-Type", "application/json"}}, k8s::to_json(v)});
+  };
+  json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  if (req.path == "/sim/writelog" && req.method == "GET") {
+    d.SetArray();
+    std::lock_guard lock(log_mu_);
+    for (auto& w : write_log_) {
+      json_value v(rapidjson::kObjectType);
+      v.AddMember("seq", json_value(static_cast<std::uint64_t>(w.seq)), a);
+      v.AddMember("client", k8s::make_string(w.client, a), a);
+      v.AddMember("userAgent", k8s::make_string(w.user_agent, a), a);
+      v.AddMember("verb", k8s::make_string(w.verb, a), a);
+      v.AddMember("group", k8s::make_string(w.group, a), a);
+      v.AddMember("resource", k8s::make_string(w.resource, a), a);
+      v.AddMember("namespace", k8s::make_string(w.namespace_, a), a);
+      v.AddMember("name", k8s::make_string(w.name, a), a);
+      v.AddMember("code", w.code, a);
+      v.AddMember("resourceVersion", k8s::make_string(w.resource_version, a), a);
+      v.AddMember("dryRun", w.dry_run, a);
+      d.PushBack(std::move(v), a);
+    }
+    send(200, d);
+    return;
+  }
+  if (req.path == "/sim/writelog" && req.method == "DELETE") {
+    std::lock_guard lock(log_mu_);
+    write_log_.clear();
+    send(200, d);
+    return;
+  }
+  if (req.path == "/sim/faults" && req.method == "GET") {
+    std::lock_guard lock(faults_mu_);
+    json_value rules(rapidjson::kArrayType);
+    for (auto& f : faults_) rules.PushBack(fault_to_json(f, a), a);
+    json_value counts(rapidjson::kObjectType);
+    for (auto& [id, n] : counters_.by_rule)
+      counts.AddMember(k8s::make_string(id, a), json_value(static_cast<std::uint64_t>(n)), a);
+    d.AddMember("rules", std::move(rules), a);
+    d.AddMember("counters", std::move(counts), a);
+    d.AddMember("total", json_value(static_cast<std::uint64_t>(counters_.total)), a);
+    send(200, d);
+    return;
+  }
+  if (req.path == "/sim/faults" && req.method == "POST") {
+    std::vector<fault_rule> rules;
+    try {
+      rules = faults_from_yaml(req.body);
+    } catch (const std::exception& e) {
+      fail(k8s::make_bad_request(e.what()));
+    }
+    json_value ids(rapidjson::kArrayType);
+    for (auto& r : rules) ids.PushBack(k8s::make_string(add_fault_rule(std::move(r)), a), a);
+    d.AddMember("ids", std::move(ids), a);
+    send(201, d);
+    return;
+  }
+  if (req.path == "/sim/faults" && req.method == "DELETE") {
+    std::lock_guard lock(faults_mu_);
+    faults_.clear();
+    send(200, d);
+    return;
+  }
+  if (req.path.rfind("/sim/faults/", 0) == 0 && req.method == "DELETE") {
+    std::string id = req.path.substr(12);
+    std::lock_guard lock(faults_mu_);
+    auto n = faults_.size();
+    faults_.erase(std::remove_if(faults_.begin(), faults_.end(), [&](auto& f) { return f.id == id; }),
+                  faults_.end());
+    if (faults_.size() == n) {
+      k8s::api_error e;
+      e.code = 404;
+      e.reason = k8s::reasons::not_found;
+      e.message = "fault rule \"" + id + "\" not found";
+      fail(e);
+    }
+    send(200, d);
+    return;
+  }
+  fail(not_found_path());
+}
+
+// ---- public API ----
+
+apiserver::apiserver(apiserver_options opts) : impl_(std::make_unique<impl>(std::move(opts))) {}
+apiserver::~apiserver() = default;
+void apiserver::start() { impl_->start(); }
+void apiserver::stop() { impl_->stop(); }
+
+std::uint16_t apiserver::port() const { return impl_->server_ ? impl_->server_->port() : 0; }
+std::string apiserver::url() const {
+  std::string host = impl_->server_ ? impl_->server_->host() : "127.0.0.1";
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  return fmt::format("{}://{}:{}", impl_->opts_.plain_http ? "http" : "https", host, port());
+}
+std::string apiserver::ca_pem() const { return impl_->ca_.cert_pem; }
+std::string apiserver::token() const { return impl_->token_; }
+
+std::string apiserver::kubeconfig_yaml() const {
+  std::string cluster = impl_->opts_.plain_http
+                            ? fmt::format("    server: {}\n", url())
+                            : fmt::format("    server: {}\n    certificate-authority-data: {}\n", url(),
+                                          indent_b64(ca_pem()));
+  return fmt::format(
+      "apiVersion: v1\nkind: Config\nclusters:\n- name: c5c3-sim\n  cluster:\n{}"
+      "users:\n- name: c5c3-sim-admin\n  user:\n    token: {}\n"
+      "contexts:\n- name: c5c3-sim\n  context:\n    cluster: c5c3-sim\n    user: c5c3-sim-admin\n"
+      "    namespace: default\ncurrent-context: c5c3-sim\npreferences: {{}}\n",
+      cluster, token());
+}
+
+void apiserver::write_kubeconfig(const std::string& path) const {
+  write_file_atomic(path, kubeconfig_yaml(), true);
+}
+
+client_certificate apiserver::issue_client_certificate(const std::string& cn,
+                                                       const std::vector<std::string>& groups) const {
+  auto kp = make_signed(impl_->ca_, cn, groups, false);
+  return {kp.cert_pem, kp.key_pem};
+}
+
+std::string apiserver::add_fault(fault_rule rule) { return impl_->add_fault_rule(std::move(rule)); }
+bool apiserver::remove_fault(const std::string& id) {
+  std::lock_guard lock(impl_->faults_mu_);
+  auto& fs = impl_->faults_;
+  auto n = fs.size();
+  fs.erase(std::remove_if(fs.begin(), fs.end(), [&](auto& f) { return f.id == id; }), fs.end());
+  return fs.size() != n;
+}
+void apiserver::clear_faults() {
+  std::lock_guard lock(impl_->faults_mu_);
+  impl_->faults_.clear();
+}
+std::vector<fault_rule> apiserver::faults() const {
+  std::lock_guard lock(impl_->faults_mu_);
+  return impl_->faults_;
+}
+fault_counters apiserver::fault_counts() const {
+  std::lock_guard lock(impl_->faults_mu_);
+  return impl_->counters_;
+}
+
+std::vector<write_record> apiserver::write_log() const {
+  std::lock_guard lock(impl_->log_mu_);
+  return impl_->write_log_;
+}
+void apiserver::clear_write_log() {
+  std::lock_guard lock(impl_->log_mu_);
+  impl_->write_log_.clear();
+}
+
+k8s::object apiserver::get_object(const std::string& resource, const std::string& namespace_,
+                                  const std::string& name) const {
+  std::lock_guard lock(impl_->mu_);
+  auto it = impl_->resources_.find(resource);
+  if (it == impl_->resources_.end()) return {};
+  auto o = it->second.objects.find({namespace_, name});
+  return o == it->second.objects.end() ? k8s::object{} : o->second;
+}
+
+std::vector<k8s::object> apiserver::list_objects(const std::string& resource,
+                                                 const std::string& namespace_) const {
+  std::lock_guard lock(impl_->mu_);
+  std::vector<k8s::object> out;
+  auto it = impl_->resources_.find(resource);
+  if (it == impl_->resources_.end()) return out;
+  for (auto& [k, o] : it->second.objects)
+    if (namespace_.empty() || k.namespace_ == namespace_) out.push_back(o);
+  return out;
+}
+
+std::int64_t apiserver::current_resource_version() const {
+  std::lock_guard lock(impl_->mu_);
+  return impl_->rv_;
+}
+
+}  // namespace c5c3::sim

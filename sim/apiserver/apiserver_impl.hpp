@@ -1,0 +1,178 @@
+// Internals of the API server emulator, shared by its translation units.
+// One mutex guards the whole state; watch streams wait on one condition.
+#pragma once
+
+#include "k8s/api_resource.hpp"
+#include "k8s/object.hpp"
+#include "k8s/selector.hpp"
+#include "k8s/server/http_server.hpp"
+#include "k8s/status.hpp"
+#include "sim/apiserver/apiserver.hpp"
+#include "sim/apiserver/bridges.hpp"
+#include "sim/apiserver/pki.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace c5c3::sim {
+
+struct identity {
+  std::string user;
+  std::vector<std::string> groups;
+  std::string token;  // bearer token when authenticated by one
+};
+
+// What a resource request names (kube's RequestInfo).
+struct request_info {
+  std::string verb;  // get, list, watch, create, update, patch, delete, deletecollection
+  std::string group, version, plural, subresource, namespace_, name;
+  const k8s::api_resource* kind = nullptr;  // served kind at that group/version
+};
+
+struct watch_event {
+  std::string type;  // ADDED, MODIFIED, DELETED
+  std::string qualified;
+  k8s::object obj;
+  std::int64_t rv = 0;
+};
+
+// Objects of one resource, stored in their storage version.
+struct stored_resource {
+  k8s::api_resource storage;                 // storage version facts
+  std::map<k8s::object_key, k8s::object> objects;
+};
+
+// Thrown inside handlers to answer a Status error.
+struct api_failure {
+  k8s::api_error err;
+};
+
+class apiserver::impl {
+ public:
+  explicit impl(apiserver_options o);
+  ~impl();
+
+  // ---- lifecycle (apiserver.cpp) ----
+  void start();
+  void stop();
+  void load_pki_and_token();
+  void load_token_file();
+  void load_state();
+  void save_state_locked();
+  void load_manifests(const std::string& dir);
+
+  // ---- HTTP entry (routes.cpp) ----
+  void handle(const k8s::http_request& req, k8s::http_responder& res);
+  std::optional<identity> authenticate(const k8s::http_request& req) const;
+  void serve_resource(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
+                      const identity& who);
+  void serve_admin(const k8s::http_request& req, k8s::http_responder& res);
+  void send_object(const k8s::http_request& req, k8s::http_responder& res,
+                   const k8s::api_resource& r, const k8s::object& o, int code);
+  // PATCH (merge, JSON, strategic, apply); `created` when apply created it.
+  k8s::object patch(const k8s::http_request& req, request_info& ri, bool dry_run, int& created,
+                    std::string& verb);
+  void delete_collection(const k8s::http_request& req, k8s::http_responder& res,
+                         const request_info& ri, bool dry_run);
+  void log_write(const request_info& ri, const k8s::http_request& req, const identity& who,
+                 int code, const std::string& rv, bool dry_run, const std::string& verb = {});
+  std::int64_t current_rv() const;
+
+  // ---- kinds (kinds.cpp) ----
+  void register_kind_locked(const k8s::api_resource& r);
+  void serve_crd_locked(const k8s::object& crd);
+  void unserve_crd_locked(const k8s::object& crd);
+  const k8s::api_resource* find_kind_locked(std::string_view group, std::string_view version,
+                                            std::string_view plural) const;
+  std::vector<k8s::api_resource> served_kinds_locked() const;
+
+  // ---- storage and semantics (store.cpp) ----
+  std::int64_t next_rv_locked() { return ++rv_; }
+  void record_event_locked(std::string type, const std::string& qualified, const k8s::object& o);
+  stored_resource& resource_locked(const k8s::api_resource& r);
+  // `mf`: managedFields to record (null: the body's are kept, as after apply).
+  k8s::object create_locked(const request_info& ri, k8s::json_document body, bool dry_run,
+                            const write_context* mf);
+  k8s::object update_locked(const request_info& ri, k8s::json_document body, bool dry_run,
+                            const write_context* mf, bool from_patch);
+  // Deletes (or marks terminating); returns the object as the answer shows it
+  // and whether it is gone.
+  std::pair<k8s::object, bool> delete_locked(const request_info& ri, const k8s::json_value* options,
+                                             bool dry_run, const std::string& propagation);
+  void remove_object_locked(stored_resource& sr, const k8s::object_key& key);
+  // Marks `o` terminating (when it has finalizers) or removes it; true when
+  // that changed anything.
+  bool mark_deleted_locked(stored_resource& sr, const k8s::object& o);
+  // Kind hooks after a stored write or removal (CRDs start or stop serving).
+  void after_write_locked(const k8s::api_resource& r, const k8s::object* old,
+                          const k8s::object& stored);
+  void after_delete_locked(const k8s::api_resource& r, const k8s::object& gone);
+  void collect_garbage_locked();
+  k8s::object convert_for(const k8s::object& o, const k8s::api_resource& r) const;
+
+  // ---- list and watch (watch.cpp) ----
+  void serve_list(const k8s::http_request& req, k8s::http_responder& res, const request_info& ri);
+  void serve_watch(const k8s::http_request& req, k8s::http_responder& res, const request_info& ri,
+                   int cut_after_events, bool expire_resume);
+
+  // ---- faults (faults.cpp) ----
+  // The first matching rule (counted), if any.
+  std::optional<fault_rule> match_fault(const request_info& ri, const k8s::http_request& req,
+                                        const identity& who);
+  void load_faults_file(const std::string& path);
+  std::string add_fault_rule(fault_rule r);
+
+  apiserver_options opts_;
+  std::unique_ptr<k8s::http_server> server_;
+  key_pair_pem ca_;
+  key_pair_pem serving_;
+  std::string token_;
+  std::map<std::string, identity> tokens_;  // token -> identity
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::int64_t rv_ = 0;
+  std::int64_t evicted_rv_ = 0;  // highest resourceVersion no longer in history_
+  std::deque<watch_event> history_;
+  std::map<std::string, stored_resource> resources_;  // by qualified resource
+  std::map<std::string, k8s::api_resource> served_;   // "group/version/plural"
+
+  mutable std::mutex faults_mu_;
+  std::vector<fault_rule> faults_;
+  std::map<std::string, int> fired_;
+  fault_counters counters_;
+  std::uint64_t next_fault_id_ = 1;
+
+  mutable std::mutex log_mu_;
+  std::vector<write_record> write_log_;
+  std::uint64_t write_seq_ = 0;
+};
+
+// 404 for a path that names nothing served.
+k8s::api_error not_found_path();
+// Throws 406 unless `accept` allows JSON (or something the server answers with JSON).
+void check_acceptable(std::string_view accept);
+// The selector parameters of a list/watch/deletecollection; throws 400.
+struct list_filter {
+  k8s::label_selector labels;
+  k8s::field_selector fields;
+  std::string namespace_;
+  bool matches(const k8s::object& o) const;
+};
+list_filter parse_filter(const k8s::http_request& req, const request_info& ri);
+// The request body as JSON (YAML too when `yaml_ok` and the Content-Type says so).
+k8s::json_document parse_body(const k8s::http_request& req, bool yaml_ok = true);
+// fieldManager, else the User-Agent's program name.
+std::string field_manager_of(const k8s::http_request& req);
+
+// Throws api_failure.
+[[noreturn]] inline void fail(k8s::api_error e) { throw api_failure{std::move(e)}; }
+
+}  // namespace c5c3::sim

@@ -1,0 +1,234 @@
+#include "sim/apiserver/bridges.hpp"
+
+#include "k8s/patch.hpp"
+#include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/openapi/discovery.hpp"
+#include "sim/openapi/openapi.hpp"
+#include "sim/openapi/table.hpp"
+#include "sim/ssa/builtin_schemas.hpp"
+#include "sim/ssa/server_side_apply.hpp"
+
+namespace c5c3::sim {
+
+namespace {
+
+bool contains(std::string_view h, std::string_view w) { return h.find(w) != std::string_view::npos; }
+
+std::vector<std::string> segments(std::string_view p) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < p.size()) {
+    auto j = p.find('/', i);
+    if (j == std::string_view::npos) j = p.size();
+    if (j > i) out.emplace_back(p.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+discovery_answer json_answer(const k8s::json_value& v, std::string ct = "application/json") {
+  return {200, std::move(ct), k8s::to_json(v)};
+}
+
+ssa::type_schema schema_for(const write_context& ctx) {
+  if (ctx.resource) {
+    if (auto s = ssa::builtin_schema(ctx.api_version, ctx.resource->kind)) return *s;
+    return ssa::object_schema_from_openapi(ctx.resource->schema ? ctx.resource->schema.get() : nullptr);
+  }
+  return {};
+}
+
+std::vector<std::string> ignored(const write_context& ctx) {
+  if (!ctx.status_subresource) return {};
+  if (ctx.subresource == "status") return {"spec"};
+  return {"status"};
+}
+
+[[noreturn]] void fail_with(int code, const std::string& message) {
+  k8s::api_error e;
+  e.code = code;
+  e.reason = code == 409   ? std::string(k8s::reasons::conflict)
+             : code == 422 ? std::string(k8s::reasons::invalid)
+             : code == 400 ? std::string(k8s::reasons::bad_request)
+                           : std::string(k8s::reasons::internal_error);
+  e.message = message;
+  fail(e);
+}
+
+}  // namespace
+
+std::optional<discovery_answer> discovery(const std::string& path, const std::string& accept,
+                                          const std::vector<k8s::api_resource>& served,
+                                          const std::string& server_address) {
+  auto segs = segments(path);
+  bool aggregated = contains(accept, "as=APIGroupDiscoveryList");
+  auto dv = contains(accept, "v=v2;") || contains(accept, "v=v2,") ||
+                    (contains(accept, "v=v2") && !contains(accept, "v=v2beta1"))
+                ? openapi::discovery_version::v2
+                : openapi::discovery_version::v2beta1;
+  if (segs.size() == 1 && (segs[0] == "api" || segs[0] == "apis")) {
+    bool core = segs[0] == "api";
+    if (aggregated)
+      return json_answer(openapi::aggregated_discovery(served, core, dv),
+                         openapi::aggregated_discovery_content_type(dv));
+    if (core) return json_answer(openapi::api_versions(server_address));
+    return json_answer(openapi::api_group_list(served));
+  }
+  if (segs.size() == 2 && segs[0] == "api") {
+    auto d = openapi::api_resource_list(served, "", segs[1]);
+    if (d) return json_answer(*d);
+    return std::nullopt;
+  }
+  if (segs.size() == 2 && segs[0] == "apis") {
+    auto d = openapi::api_group(served, segs[1]);
+    if (d) return json_answer(*d);
+    return std::nullopt;
+  }
+  if (segs.size() == 3 && segs[0] == "apis") {
+    auto d = openapi::api_resource_list(served, segs[1], segs[2]);
+    if (d) return json_answer(*d);
+    return std::nullopt;
+  }
+  if (!segs.empty() && segs[0] == "openapi") {
+    if (segs.size() == 2 && segs[1] == "v2") {
+      if (!accept.empty() && !contains(accept, "json") && !contains(accept, "*/*"))
+        return discovery_answer{406, "application/json",
+                                k8s::to_json(k8s::make_status_body(k8s::make_not_acceptable(
+                                    "only the following media types are accepted: application/json")))};
+      return json_answer(openapi::openapi_v2(served));
+    }
+    if (segs.size() == 2 && segs[1] == "v3") return json_answer(openapi::openapi_v3_index(served));
+    if (segs.size() >= 3 && segs[1] == "v3") {
+      std::string rest;
+      for (std::size_t i = 2; i < segs.size(); ++i) rest += (i > 2 ? "/" : "") + segs[i];
+      auto d = openapi::openapi_v3_document(served, rest);
+      if (d) return json_answer(*d);
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+namespace {
+openapi::table_options table_opts(const std::string& include_object) {
+  openapi::table_options o;
+  auto inc = openapi::parse_include_object(include_object);
+  if (!inc)
+    fail(k8s::make_bad_request("unrecognized includeObject value: \"" + include_object + "\""));
+  o.include = *inc;
+  o.now = k8s::clock::now();
+  return o;
+}
+}  // namespace
+
+namespace {
+
+// The Table shell around sim/openapi's columns and cells, built in one
+// document.
+k8s::json_document make_table(const k8s::api_resource& r, const std::vector<k8s::object>& items,
+                              const std::string& resource_version, const std::string& continue_token,
+                              const std::string& include_object) {
+  auto opt = table_opts(include_object);
+  k8s::json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("kind", "Table", a);
+  d.AddMember("apiVersion", "meta.k8s.io/v1", a);
+  k8s::json_value md(rapidjson::kObjectType);
+  md.AddMember("resourceVersion", k8s::make_string(resource_version, a), a);
+  if (!continue_token.empty()) md.AddMember("continue", k8s::make_string(continue_token, a), a);
+  d.AddMember("metadata", std::move(md), a);
+  k8s::json_value cols(rapidjson::kArrayType);
+  for (const auto& c : openapi::table_columns(r)) {
+    k8s::json_value v(rapidjson::kObjectType);
+    v.AddMember("name", k8s::make_string(c.name, a), a);
+    v.AddMember("type", k8s::make_string(c.type, a), a);
+    v.AddMember("format", k8s::make_string(c.format, a), a);
+    v.AddMember("description", k8s::make_string(c.description, a), a);
+    v.AddMember("priority", c.priority, a);
+    cols.PushBack(std::move(v), a);
+  }
+  d.AddMember("columnDefinitions", std::move(cols), a);
+  k8s::json_value rows(rapidjson::kArrayType);
+  for (const auto& o : items) {
+    k8s::json_value row(rapidjson::kObjectType);
+    k8s::json_value cells(rapidjson::kArrayType);
+    for (auto& c : openapi::table_cells(r, o, opt.now, a)) cells.PushBack(c, a);
+    row.AddMember("cells", std::move(cells), a);
+    if (opt.include == openapi::include_object::object) {
+      row.AddMember("object", k8s::copy_json(o.json(), a), a);
+    } else if (opt.include == openapi::include_object::metadata) {
+      k8s::json_value pom(rapidjson::kObjectType);
+      pom.AddMember("kind", "PartialObjectMetadata", a);
+      pom.AddMember("apiVersion", "meta.k8s.io/v1", a);
+      if (auto* m = k8s::member(o.json(), "metadata")) pom.AddMember("metadata", k8s::copy_json(*m, a), a);
+      row.AddMember("object", std::move(pom), a);
+    }
+    rows.PushBack(std::move(row), a);
+  }
+  d.AddMember("rows", std::move(rows), a);
+  return d;
+}
+
+}  // namespace
+
+k8s::json_document table_of(const k8s::api_resource& r, const std::vector<k8s::object>& items,
+                            const std::string& resource_version, const std::string& continue_token,
+                            const std::string& include_object) {
+  return make_table(r, items, resource_version, continue_token, include_object);
+}
+
+k8s::json_document table_of(const k8s::api_resource& r, const k8s::object& obj,
+                            const std::string& include_object) {
+  return make_table(r, {obj}, std::string(obj.resource_version()), "", include_object);
+}
+
+k8s::json_document with_managed_fields(const k8s::json_value* old, const k8s::json_value& updated,
+                                       const write_context& ctx) {
+  ssa::update_options o;
+  o.manager = ctx.manager;
+  o.api_version = ctx.api_version;
+  o.subresource = ctx.subresource;
+  o.now = k8s::format_rfc3339(k8s::clock::now());
+  o.ignored_fields = ignored(ctx);
+  o.schema = schema_for(ctx);
+  auto r = ssa::update_managed_fields(old, updated, o);
+  if (!r.ok) fail_with(r.code ? r.code : 500, r.message);
+  return std::move(r.object);
+}
+
+k8s::json_document server_side_apply(const k8s::json_value* live, const k8s::json_value& config,
+                                     const write_context& ctx) {
+  ssa::apply_options o;
+  o.manager = ctx.manager;
+  o.force = ctx.force;
+  o.api_version = ctx.api_version;
+  o.subresource = ctx.subresource;
+  o.now = k8s::format_rfc3339(k8s::clock::now());
+  o.ignored_fields = ignored(ctx);
+  o.schema = schema_for(ctx);
+  auto r = ssa::apply(live, config, o);
+  if (!r.ok) {
+    if (r.code == 409) {
+      auto body = r.status();
+      k8s::api_error e = k8s::parse_status(409, k8s::to_json(body));
+      fail(e);
+    }
+    fail_with(r.code ? r.code : 500, r.message);
+  }
+  return std::move(r.object);
+}
+
+std::optional<k8s::json_document> strategic_merge(const k8s::api_resource&,
+                                                  const k8s::json_value& original,
+                                                  const k8s::json_value& patch, std::string* error) {
+  // TODO(patch helper): sim/ssa's strategic merge patch once it exists; a
+  // JSON merge patch is what kubectl's label/annotate/patch need meanwhile.
+  if (!patch.IsObject()) {
+    if (error) *error = "a strategic merge patch must be a JSON object";
+    return std::nullopt;
+  }
+  return k8s::merge_patched(original, patch);
+}
+
+}  // namespace c5c3::sim

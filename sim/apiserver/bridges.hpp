@@ -1,0 +1,59 @@
+// The emulator's calls into its sibling libraries: discovery and tables
+// (sim/openapi), server-side apply, managedFields and strategic merge patch
+// (sim/ssa). Kept in one place so the HTTP layer stays independent of them.
+#pragma once
+
+#include "k8s/api_resource.hpp"
+#include "k8s/object.hpp"
+#include "k8s/status.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace c5c3::sim {
+
+struct discovery_answer {
+  int code = 200;
+  std::string content_type = "application/json";
+  std::string body;
+};
+
+// /api, /api/v1, /apis, /apis/g, /apis/g/v, /openapi/...: nullopt when `path`
+// is not a discovery path (or nothing is served there).
+std::optional<discovery_answer> discovery(const std::string& path, const std::string& accept,
+                                          const std::vector<k8s::api_resource>& served,
+                                          const std::string& server_address);
+
+// Table rendering (Accept: ...;as=Table).
+k8s::json_document table_of(const k8s::api_resource& r, const std::vector<k8s::object>& items,
+                            const std::string& resource_version, const std::string& continue_token,
+                            const std::string& include_object);
+k8s::json_document table_of(const k8s::api_resource& r, const k8s::object& obj,
+                            const std::string& include_object);
+
+struct write_context {
+  std::string manager;
+  std::string api_version;
+  std::string subresource;
+  bool status_subresource = false;  // the kind has one
+  bool force = false;
+  const k8s::api_resource* resource = nullptr;  // the kind written (its schema)
+};
+
+// managedFields for a create (old null), update or non-apply patch: the
+// object to store. Throws api_failure on malformed managedFields.
+k8s::json_document with_managed_fields(const k8s::json_value* old, const k8s::json_value& updated,
+                                       const write_context& ctx);
+
+// Server-side apply of `config` onto `live` (null: create). Throws api_failure.
+k8s::json_document server_side_apply(const k8s::json_value* live, const k8s::json_value& config,
+                                     const write_context& ctx);
+
+// Strategic merge patch for a built-in kind; nullopt when the kind does not
+// support it (the server answers 415).
+std::optional<k8s::json_document> strategic_merge(const k8s::api_resource& r,
+                                                  const k8s::json_value& original,
+                                                  const k8s::json_value& patch, std::string* error);
+
+}  // namespace c5c3::sim

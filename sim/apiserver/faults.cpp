@@ -1,0 +1,171 @@
+// Fault rules: matching, counting, loading from YAML, and their JSON form.
+#include "k8s/time.hpp"
+#include "k8s/yaml.hpp"
+#include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/faults_codec.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace c5c3::sim {
+
+using k8s::json_value;
+
+std::optional<fault_rule> fault_from_json(const json_value& v, std::string* error) {
+  if (!v.IsObject()) {
+    if (error) *error = "a fault rule must be an object";
+    return std::nullopt;
+  }
+  fault_rule r;
+  r.id = k8s::get_string(v, {"id"});
+  r.verb = k8s::get_string(v, {"verb"});
+  r.resource = k8s::get_string(v, {"resource"});
+  r.namespace_ = k8s::get_string(v, {"namespace"});
+  r.name = k8s::get_string(v, {"name"});
+  r.client = k8s::get_string(v, {"client"});
+  r.status_code = static_cast<int>(k8s::get_int(v, {"status"}).value_or(0));
+  r.retry_after_seconds = static_cast<int>(k8s::get_int(v, {"retryAfterSeconds"}).value_or(1));
+  r.message = k8s::get_string(v, {"message"});
+  if (auto* l = k8s::member(v, "latency")) {
+    if (l->IsString()) {
+      auto d = k8s::parse_go_duration(k8s::as_string_view(*l));
+      if (!d) {
+        if (error) *error = "invalid latency: " + std::string(k8s::as_string_view(*l));
+        return std::nullopt;
+      }
+      r.latency = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+    } else if (l->IsInt64()) {
+      r.latency = std::chrono::milliseconds(l->GetInt64());
+    }
+  }
+  r.cut_watch_after_events = static_cast<int>(k8s::get_int(v, {"cutWatchAfterEvents"}).value_or(-1));
+  r.expire_resume = k8s::get_bool(v, {"expireResume"}).value_or(false);
+  r.reset_connection = k8s::get_bool(v, {"resetConnection"}).value_or(false);
+  r.times = static_cast<int>(k8s::get_int(v, {"times"}).value_or(-1));
+  for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
+    static const char* known[] = {"id", "verb", "resource", "namespace", "name", "client", "status",
+                                  "retryAfterSeconds", "message", "latency", "cutWatchAfterEvents",
+                                  "expireResume", "resetConnection", "times"};
+    bool ok = false;
+    for (auto* k : known) ok |= k8s::as_string_view(it->name) == k;
+    if (!ok) {
+      if (error) *error = "unknown fault rule field: " + std::string(k8s::as_string_view(it->name));
+      return std::nullopt;
+    }
+  }
+  return r;
+}
+
+k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
+  json_value v(rapidjson::kObjectType);
+  auto str = [&](const char* k, const std::string& s) {
+    if (!s.empty()) v.AddMember(json_value(k, a), k8s::make_string(s, a), a);
+  };
+  str("id", r.id);
+  str("verb", r.verb);
+  str("resource", r.resource);
+  str("namespace", r.namespace_);
+  str("name", r.name);
+  str("client", r.client);
+  if (r.status_code) v.AddMember("status", r.status_code, a);
+  if (r.status_code == 429 || r.status_code == 503) v.AddMember("retryAfterSeconds", r.retry_after_seconds, a);
+  str("message", r.message);
+  if (r.latency.count() > 0)
+    str("latency", k8s::format_go_duration(std::chrono::duration_cast<std::chrono::nanoseconds>(r.latency)));
+  if (r.cut_watch_after_events >= 0) v.AddMember("cutWatchAfterEvents", r.cut_watch_after_events, a);
+  if (r.expire_resume) v.AddMember("expireResume", true, a);
+  if (r.reset_connection) v.AddMember("resetConnection", true, a);
+  if (r.times >= 0) v.AddMember("times", r.times, a);
+  return v;
+}
+
+std::vector<fault_rule> faults_from_yaml(std::string_view text) {
+  std::string err;
+  auto docs = k8s::yaml_documents_to_json(text, &err);
+  if (!docs) throw std::runtime_error("faults: " + err);
+  std::vector<fault_rule> out;
+  auto add_list = [&](const json_value& arr) {
+    for (auto& item : arr.GetArray()) {
+      auto r = fault_from_json(item, &err);
+      if (!r) throw std::runtime_error("faults: " + err);
+      out.push_back(std::move(*r));
+    }
+  };
+  for (auto& d : *docs) {
+    if (d.IsArray()) {
+      add_list(d);
+    } else if (auto* rules = k8s::member(d, "rules"); rules && rules->IsArray()) {
+      add_list(*rules);
+    } else {
+      auto r = fault_from_json(d, &err);
+      if (!r) throw std::runtime_error("faults: " + err);
+      out.push_back(std::move(*r));
+    }
+  }
+  return out;
+}
+
+bool fault_matches(const fault_rule& f, const request_info& ri, std::string_view user_agent,
+                   const std::string& user, const std::string& token) {
+  auto verb_ok = f.verb.empty() || f.verb == ri.verb;
+  if (!verb_ok) return false;
+  if (!f.resource.empty()) {
+    std::string with_sub = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
+    std::string qualified = ri.group.empty() ? ri.plural : ri.plural + "." + ri.group;
+    if (f.resource != with_sub && f.resource != qualified &&
+        !(f.resource == ri.plural && ri.subresource.empty()))
+      return false;
+  }
+  if (!f.namespace_.empty() && f.namespace_ != ri.namespace_) return false;
+  if (!f.name.empty() && f.name != ri.name) return false;
+  if (!f.client.empty()) {
+    bool ok = user_agent.find(f.client) != std::string_view::npos ||
+              user.find(f.client) != std::string::npos || (!token.empty() && token == f.client);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::optional<fault_rule> apiserver::impl::match_fault(const request_info& ri,
+                                                       const k8s::http_request& req,
+                                                       const identity& who) {
+  std::lock_guard lock(faults_mu_);
+  for (auto& f : faults_) {
+    if (f.times >= 0 && fired_[f.id] >= f.times) continue;
+    if (!fault_matches(f, ri, req.header("User-Agent"), who.user, who.token)) continue;
+    ++fired_[f.id];
+    ++counters_.by_rule[f.id];
+    ++counters_.total;
+    return f;
+  }
+  return std::nullopt;
+}
+
+void apiserver::impl::load_faults_file(const std::string& path) {
+  std::string text;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw std::runtime_error("cannot read faults file " + path);
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  std::fclose(f);
+  for (auto& r : faults_from_yaml(text)) add_fault_rule(std::move(r));
+}
+
+std::string apiserver::impl::add_fault_rule(fault_rule r) {
+  std::lock_guard lock(faults_mu_);
+  if (r.id.empty()) r.id = fmt::format("fault-{}", next_fault_id_++);
+  for (auto& f : faults_)
+    if (f.id == r.id) {
+      f = r;
+      fired_[r.id] = 0;
+      return r.id;
+    }
+  fired_[r.id] = 0;
+  counters_.by_rule.emplace(r.id, 0);
+  faults_.push_back(r);
+  return r.id;
+}
+
+}  // namespace c5c3::sim

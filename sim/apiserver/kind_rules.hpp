@@ -1,0 +1,29 @@
+// Per-kind rules applied on writes (kube's registry strategies): defaults,
+// Secret stringData and base64, Namespace phase and finalizers, Service
+// defaults, CRD status, and status dropped on create for kinds with a status
+// subresource. Pure functions; they throw api_failure.
+#pragma once
+
+#include "k8s/api_resource.hpp"
+#include "k8s/object.hpp"
+
+namespace c5c3::sim {
+
+bool is_builtin(const k8s::api_resource& r);
+// Whether metadata.generation is kept (custom kinds and CRDs; kube's built-in
+// ConfigMap, Secret, Namespace, ... have none).
+bool tracks_generation(const k8s::api_resource& r);
+void prepare_for_create(const k8s::api_resource& r, k8s::json_document& doc, bool custom);
+void prepare_for_update(const k8s::api_resource& r, k8s::json_document& doc, const k8s::object& old);
+// Checks the kind's own rules (nullptr `old` on create).
+void validate_kind(const k8s::api_resource& r, const k8s::json_document& doc, const k8s::object* old);
+
+// Base64 (standard alphabet, padded) as Go's encoding/base64.StdEncoding.
+std::string base64_encode(std::string_view raw);
+// nullopt and the offending byte offset on malformed input.
+std::optional<std::string> base64_decode(std::string_view text, std::size_t* bad_offset = nullptr);
+
+// The CRD's served versions as api_resources.
+std::vector<k8s::api_resource> crd_resources(const k8s::object& crd);
+
+}  // namespace c5c3::sim

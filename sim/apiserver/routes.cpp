@@ -1,0 +1,408 @@
+// The HTTP front of the emulator: authentication, paths to resources, verbs,
+// content negotiation, faults and the write log.
+#include "k8s/patch.hpp"
+#include "k8s/yaml.hpp"
+#include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/bridges.hpp"
+#include "sim/apiserver/kind_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+namespace c5c3::sim {
+
+using k8s::json_document;
+using k8s::json_value;
+
+namespace {
+
+std::vector<std::string> split_path(std::string_view p) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < p.size()) {
+    auto j = p.find('/', i);
+    if (j == std::string_view::npos) j = p.size();
+    if (j > i) out.emplace_back(p.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+bool contains(std::string_view h, std::string_view what) { return h.find(what) != std::string_view::npos; }
+
+k8s::http_response json_response(int code, const json_value& v) {
+  return {code, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}},
+          k8s::to_json(v)};
+}
+
+k8s::http_response error_response(const k8s::api_error& e) {
+  auto body = k8s::make_status_body(e);
+  auto res = json_response(e.code, body);
+  if (e.retry_after_seconds) res.headers.emplace_back("Retry-After", std::to_string(*e.retry_after_seconds));
+  return res;
+}
+
+bool truthy(const std::optional<std::string>& v) { return v && (*v == "1" || *v == "true" || v->empty()); }
+
+}  // namespace
+
+json_document parse_body(const k8s::http_request& req, bool yaml_ok) {
+  auto ct = req.header("Content-Type");
+  if (contains(ct, "protobuf"))
+    fail(k8s::make_unsupported_media_type(fmt::format(
+        "the body of the request was in an unknown format - accepted media types include: "
+        "application/json, application/yaml")));
+  std::string err;
+  if (yaml_ok && contains(ct, "yaml")) {
+    auto d = k8s::yaml_to_json(req.body, &err);
+    if (!d || !d->IsObject()) fail(k8s::make_bad_request("error decoding YAML: " + err));
+    return std::move(*d);
+  }
+  auto d = k8s::parse_json(req.body, &err);
+  if (!d) fail(k8s::make_bad_request("the body of the request could not be decoded as JSON: " + err));
+  return std::move(*d);
+}
+
+std::string field_manager_of(const k8s::http_request& req) {
+  if (auto fm = req.param("fieldManager"); fm && !fm->empty()) return *fm;
+  std::string ua(req.header("User-Agent"));
+  auto slash = ua.find('/');
+  return slash == std::string::npos ? ua : ua.substr(0, slash);
+}
+
+k8s::api_error not_found_path() {
+  k8s::api_error e;
+  e.code = 404;
+  e.reason = k8s::reasons::not_found;
+  e.message = "the server could not find the requested resource";
+  return e;
+}
+
+std::optional<identity> apiserver::impl::authenticate(const k8s::http_request& req) const {
+  auto authz = req.header("Authorization");
+  if (authz.size() > 7 && (authz.substr(0, 7) == "Bearer " || authz.substr(0, 7) == "bearer ")) {
+    std::string tok(authz.substr(7));
+    while (!tok.empty() && tok.back() == ' ') tok.pop_back();
+    if (tok == token_) return identity{"admin", {"system:masters", "system:authenticated"}, tok};
+    if (auto it = tokens_.find(tok); it != tokens_.end()) return it->second;
+    return std::nullopt;
+  }
+  if (req.peer && !req.peer->common_name.empty()) {
+    identity id{req.peer->common_name, req.peer->organizations, ""};
+    id.groups.push_back("system:authenticated");
+    return id;
+  }
+  return std::nullopt;
+}
+
+void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& res) {
+  const std::string& path = req.path;
+  if (path == "/livez" || path == "/readyz" || path == "/healthz" || path.rfind("/livez/", 0) == 0 ||
+      path.rfind("/readyz/", 0) == 0) {
+    res.send({200, {{"Content-Type", "text/plain; charset=utf-8"}}, "ok"});
+    return;
+  }
+  if (path == "/version" || path == "/version/") {
+    res.send({200,
+              {{"Content-Type", "application/json"}},
+              R"({"major":"1","minor":"32","gitVersion":"v1.32.0-c5c3sim","gitCommit":"0000000000000000000000000000000000000000","gitTreeState":"clean","buildDate":"2026-01-01T00:00:00Z","goVersion":"go1.23.0","compiler":"gc","platform":"linux/amd64"})"});
+    return;
+  }
+  auto who = authenticate(req);
+  if (!who) {
+    res.send(error_response(k8s::make_unauthorized()));
+    return;
+  }
+  try {
+    if (path.rfind("/sim/", 0) == 0) {
+      serve_admin(req, res);
+      return;
+    }
+    auto segs = split_path(path);
+    bool resource_path = (segs.size() >= 3 && segs[0] == "api") || (segs.size() >= 4 && segs[0] == "apis");
+    if (!resource_path) {
+      std::vector<k8s::api_resource> served;
+      {
+        std::lock_guard lock(mu_);
+        served = served_kinds_locked();
+      }
+      if (req.method == "GET") {
+        auto d = discovery(path, std::string(req.header("Accept")), served,
+                           std::string(req.header("Host")));
+        if (d) {
+          res.send({d->code, {{"Content-Type", d->content_type}}, std::move(d->body)});
+          return;
+        }
+      }
+      res.send({404, {{"Content-Type", "text/plain; charset=utf-8"}}, "404 page not found\n"});
+      return;
+    }
+    request_info ri;
+    std::size_t at = 0;
+    if (segs[0] == "api") {
+      ri.version = segs[1];
+      at = 2;
+    } else {
+      ri.group = segs[1];
+      ri.version = segs[2];
+      at = 3;
+    }
+    std::vector<std::string> rest(segs.begin() + static_cast<long>(at), segs.end());
+    bool legacy_watch = false;
+    if (!rest.empty() && rest[0] == "watch") {
+      legacy_watch = true;
+      rest.erase(rest.begin());
+    }
+    if (rest.size() >= 2 && rest[0] == "namespaces" &&
+        !(rest.size() == 3 && (rest[2] == "status" || rest[2] == "finalize")) && rest.size() != 2) {
+      ri.namespace_ = rest[1];
+      rest.erase(rest.begin(), rest.begin() + 2);
+    }
+    if (rest.empty() || rest.size() > 3) {
+      res.send(error_response(not_found_path()));
+      return;
+    }
+    ri.plural = rest[0];
+    if (rest.size() >= 2) ri.name = rest[1];
+    if (rest.size() == 3) ri.subresource = rest[2];
+    if (ri.plural == "namespaces" && ri.namespace_.empty() && !ri.name.empty())
+      ri.namespace_.clear();
+    const std::string& m = req.method;
+    if (m == "GET") {
+      if (legacy_watch || truthy(req.param("watch")))
+        ri.verb = "watch";
+      else
+        ri.verb = ri.name.empty() ? "list" : "get";
+    } else if (m == "POST") {
+      ri.verb = "create";
+    } else if (m == "PUT") {
+      ri.verb = "update";
+    } else if (m == "PATCH") {
+      ri.verb = "patch";
+    } else if (m == "DELETE") {
+      ri.verb = ri.name.empty() ? "deletecollection" : "delete";
+    } else {
+      res.send(error_response(k8s::make_method_not_allowed(
+          fmt::format("the server does not allow this method on the requested resource"))));
+      return;
+    }
+    {
+      std::lock_guard lock(mu_);
+      ri.kind = find_kind_locked(ri.group, ri.version, ri.plural);
+      if (ri.kind) {
+        // Copy: the served map may change while the request runs.
+        static thread_local k8s::api_resource copy;
+        copy = *ri.kind;
+        ri.kind = &copy;
+      }
+    }
+    if (!ri.kind || (!ri.subresource.empty() && !(ri.subresource == "status" && ri.kind->status_subresource)) ||
+        (!ri.kind->namespaced && !ri.namespace_.empty() && ri.plural != "namespaces")) {
+      res.send(error_response(not_found_path()));
+      return;
+    }
+    if (ri.kind->namespaced && ri.namespace_.empty() && ri.verb != "list" && ri.verb != "watch") {
+      res.send(error_response(not_found_path()));
+      return;
+    }
+    serve_resource(req, res, ri, *who);
+  } catch (const api_failure& f) {
+    res.send(error_response(f.err));
+  }
+}
+
+void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_responder& res,
+                                     request_info& ri, const identity& who) {
+  const auto& r = *ri.kind;
+  auto fault = match_fault(ri, req, who);
+  if (fault) {
+    if (fault->latency.count() > 0) std::this_thread::sleep_for(fault->latency);
+    if (fault->reset_connection) {
+      res.reset_connection();
+      return;
+    }
+    if (fault->status_code > 0) {
+      int c = fault->status_code;
+      std::string msg = fault->message;
+      k8s::api_error e;
+      if (c == 429)
+        e = k8s::make_too_many_requests(msg.empty() ? "Too many requests, please try again later." : msg,
+                                        fault->retry_after_seconds);
+      else if (c == 503) {
+        e = k8s::make_service_unavailable(msg.empty() ? "the server is currently unable to handle the request" : msg);
+        e.retry_after_seconds = fault->retry_after_seconds;
+      } else if (c == 409)
+        e = k8s::make_conflict(r.group, r.plural, ri.name,
+                               msg.empty() ? "the object has been modified; please apply your changes "
+                                             "to the latest version and try again"
+                                           : msg);
+      else if (c == 410)
+        e = k8s::make_expired(msg.empty() ? "too old resource version" : msg);
+      else if (c == 404)
+        e = k8s::make_not_found(r.group, r.plural, ri.name);
+      else {
+        e = k8s::make_internal_error(msg.empty() ? "an error on the server (\"injected fault\") has prevented the request from succeeding" : msg);
+        e.code = c;
+      }
+      bool mutating = ri.verb != "get" && ri.verb != "list" && ri.verb != "watch";
+      if (mutating) log_write(ri, req, who, c, "", false);
+      res.send(error_response(e));
+      return;
+    }
+  }
+  if (ri.verb == "watch") {
+    serve_watch(req, res, ri, fault ? fault->cut_watch_after_events : -1, fault && fault->expire_resume);
+    return;
+  }
+  if (ri.verb == "list") {
+    if (fault && fault->expire_resume && req.param("resourceVersion") &&
+        *req.param("resourceVersion") != "" && *req.param("resourceVersion") != "0") {
+      res.send(error_response(k8s::make_expired(
+          fmt::format("too old resource version: {} ({})", *req.param("resourceVersion"),
+                      current_rv()))));
+      return;
+    }
+    serve_list(req, res, ri);
+    return;
+  }
+  if (ri.verb == "get") {
+    k8s::object o;
+    {
+      std::lock_guard lock(mu_);
+      auto& sr = resource_locked(r);
+      auto it = sr.objects.find({r.namespaced ? ri.namespace_ : "", ri.name});
+      if (it != sr.objects.end()) o = convert_for(it->second, r);
+    }
+    if (!o) fail(k8s::make_not_found(r.group, r.plural, ri.name));
+    send_object(req, res, r, o, 200);
+    return;
+  }
+  // Mutations.
+  bool dry_run = req.param("dryRun").has_value() && *req.param("dryRun") == "All";
+  if (auto dr = req.param("dryRun"); dr && *dr != "All")
+    fail(k8s::make_bad_request(fmt::format(
+        "Invalid dryRun value: \"{}\": supported values: \"All\"", *dr)));
+  std::string verb = ri.verb;
+  int code = 500;
+  std::string rv;
+  try {
+    if (ri.verb == "create") {
+      if (!ri.name.empty() || !ri.subresource.empty())
+        fail(k8s::make_method_not_allowed("the server does not allow this method on the requested resource"));
+      auto body = parse_body(req);
+      k8s::object created;
+      {
+        std::lock_guard lock(mu_);
+        write_context ctx{field_manager_of(req), r.api_version(), "", r.status_subresource, false, &r};
+        created = create_locked(ri, std::move(body), dry_run, &ctx);
+        ri.name = std::string(created.name());
+        if (!dry_run) save_state_locked();
+      }
+      rv = std::string(created.resource_version());
+      code = 201;
+      send_object(req, res, r, created, 201);
+    } else if (ri.verb == "update") {
+      auto body = parse_body(req);
+      k8s::object updated;
+      {
+        std::lock_guard lock(mu_);
+        write_context ctx{field_manager_of(req), r.api_version(), ri.subresource,
+                          r.status_subresource, false, &r};
+        updated = update_locked(ri, std::move(body), dry_run, &ctx, false);
+        if (!dry_run) save_state_locked();
+      }
+      rv = std::string(updated.resource_version());
+      code = 200;
+      send_object(req, res, r, convert_for(updated, r), 200);
+    } else if (ri.verb == "patch") {
+      k8s::object patched;
+      int created = 0;
+      patched = patch(req, ri, dry_run, created, verb);
+      rv = std::string(patched.resource_version());
+      code = created ? 201 : 200;
+      send_object(req, res, r, convert_for(patched, r), code);
+    } else if (ri.verb == "delete") {
+      std::optional<json_document> opts;
+      if (!req.body.empty()) opts = parse_body(req, false);
+      std::string propagation = req.param("propagationPolicy").value_or("");
+      if (propagation.empty() && opts) propagation = k8s::get_string(*opts, {"propagationPolicy"});
+      if (opts) {
+        auto dr = k8s::find(*opts, {"dryRun"});
+        if (dr && dr->IsArray() && dr->Size() > 0) dry_run = true;
+      }
+      std::pair<k8s::object, bool> result;
+      {
+        std::lock_guard lock(mu_);
+        result = delete_locked(ri, opts ? &*opts : nullptr, dry_run, propagation);
+        if (!dry_run) save_state_locked();
+      }
+      code = 200;
+      if (result.second && is_builtin(r) && !(r.group.empty() && r.plural == "namespaces")) {
+        res.send(json_response(200, k8s::make_success_status(r.group, r.plural, ri.name,
+                                                               result.first.uid())));
+      } else {
+        send_object(req, res, r, convert_for(result.first, r), 200);
+      }
+    } else if (ri.verb == "deletecollection") {
+      code = 200;
+      delete_collection(req, res, ri, dry_run);
+    }
+  } catch (const api_failure& f) {
+    log_write(ri, req, who, f.err.code, "", dry_run, verb);
+    throw;
+  }
+  log_write(ri, req, who, code, rv, dry_run, verb);
+}
+
+void apiserver::impl::log_write(const request_info& ri, const k8s::http_request& req,
+                                const identity& who, int code, const std::string& rv, bool dry_run,
+                                const std::string& verb) {
+  std::lock_guard lock(log_mu_);
+  write_record w;
+  w.seq = ++write_seq_;
+  w.client = who.user;
+  w.user_agent = req.header("User-Agent");
+  w.verb = verb.empty() ? ri.verb : verb;
+  w.group = ri.group;
+  w.resource = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
+  w.namespace_ = ri.namespace_;
+  w.name = ri.name;
+  w.code = code;
+  w.resource_version = rv;
+  w.dry_run = dry_run;
+  write_log_.push_back(std::move(w));
+}
+
+std::int64_t apiserver::impl::current_rv() const {
+  std::lock_guard lock(mu_);
+  return rv_;
+}
+
+void apiserver::impl::send_object(const k8s::http_request& req, k8s::http_responder& res,
+                                  const k8s::api_resource& r, const k8s::object& o, int code) {
+  auto accept = req.header("Accept");
+  if (contains(accept, "as=Table")) {
+    auto t = table_of(r, o, req.param("includeObject").value_or(""));
+    res.send({code, {{"Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io"}}, k8s::to_json(t)});
+    return;
+  }
+  check_acceptable(accept);
+  if (contains(accept, "yaml") && !contains(accept, "json")) {
+    res.send({code, {{"Content-Type", "application/yaml"}}, k8s::json_to_yaml(o.json())});
+    return;
+  }
+  res.send(json_response(code, o.json()));
+}
+
+void check_acceptable(std::string_view accept) {
+  if (accept.empty()) return;
+  if (contains(accept, "json") || contains(accept, "*/*") || contains(accept, "application/*") ||
+      contains(accept, "protobuf") || contains(accept, "yaml"))
+    return;
+  fail(k8s::make_not_acceptable(
+      "only the following media types are accepted: application/json, application/yaml, "
+      "application/vnd.kubernetes.protobuf"));
+}
+
+}  // namespace c5c3::sim

@@ -1,0 +1,357 @@
+// list (selectors, limit/continue, resourceVersion semantics), watch streams
+// and deletecollection.
+#include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/kind_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace c5c3::sim {
+
+using k8s::json_document;
+using k8s::json_value;
+
+namespace {
+
+std::optional<std::int64_t> parse_rv(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  std::int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+    if (v > (std::int64_t{1} << 53)) return std::nullopt;
+  }
+  return v;
+}
+
+k8s::api_error invalid_rv(const std::string& rv) {
+  return k8s::make_bad_request(fmt::format("invalid resource version: {}", rv));
+}
+
+k8s::api_error too_large(std::int64_t want, std::int64_t have) {
+  k8s::api_error e;
+  e.code = 504;
+  e.reason = k8s::reasons::timeout;
+  e.message = fmt::format("Too large resource version: {}, current: {}", want, have);
+  e.causes.push_back({"ResourceVersionTooLarge", "Too large resource version", ""});
+  e.retry_after_seconds = 1;
+  return e;
+}
+
+std::string continue_token(std::int64_t rv, const k8s::object_key& last) {
+  json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("v", "meta.k8s.io/v1", a);
+  d.AddMember("rv", json_value(rv), a);
+  d.AddMember("start", k8s::make_string(last.to_string() + std::string(1, '\0'), a), a);
+  return base64_encode(k8s::to_json(d));
+}
+
+bool contains(std::string_view h, std::string_view what) { return h.find(what) != std::string_view::npos; }
+
+std::string event_line(const std::string& type, const json_value& obj) {
+  json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("type", k8s::make_string(type, a), a);
+  d.AddMember("object", k8s::copy_json(obj, a), a);
+  return k8s::to_json(d) + "\n";
+}
+
+}  // namespace
+
+bool list_filter::matches(const k8s::object& o) const {
+  if (!namespace_.empty() && o.namespace_() != namespace_) return false;
+  return labels.matches(o) && fields.matches(o);
+}
+
+list_filter parse_filter(const k8s::http_request& req, const request_info& ri) {
+  list_filter f;
+  f.namespace_ = ri.kind && ri.kind->namespaced ? ri.namespace_ : "";
+  std::string err;
+  if (auto ls = req.param("labelSelector"); ls && !ls->empty()) {
+    auto p = k8s::label_selector::parse(*ls, &err);
+    if (!p) fail(k8s::make_bad_request(fmt::format("unable to parse requirement: {}", err)));
+    f.labels = std::move(*p);
+  }
+  if (auto fs = req.param("fieldSelector"); fs && !fs->empty()) {
+    auto p = k8s::field_selector::parse(*fs, &err);
+    if (!p) fail(k8s::make_bad_request(err));
+    for (auto& r : p->requirements())
+      if (r.field != "metadata.name" && r.field != "metadata.namespace" &&
+          !(ri.plural == "secrets" && r.field == "type") &&
+          !(ri.plural == "namespaces" && r.field == "status.phase") &&
+          !(ri.plural == "events" && r.field.rfind("involvedObject.", 0) == 0))
+        fail(k8s::make_bad_request(fmt::format(
+            "field label not supported: {}", r.field)));
+    f.fields = std::move(*p);
+  }
+  return f;
+}
+
+void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_responder& res,
+                                 const request_info& ri) {
+  const auto& r = *ri.kind;
+  auto filter = parse_filter(req, ri);
+  std::int64_t limit = 0;
+  if (auto l = req.param("limit"); l && !l->empty()) {
+    auto v = parse_rv(*l);
+    if (!v) fail(k8s::make_bad_request(fmt::format("invalid limit: {}", *l)));
+    limit = *v;
+  }
+  std::string cont = req.param("continue").value_or("");
+  std::string rvp = req.param("resourceVersion").value_or("");
+  std::string rvm = req.param("resourceVersionMatch").value_or("");
+  if (!rvm.empty() && rvm != "NotOlderThan" && rvm != "Exact")
+    fail(k8s::make_bad_request(fmt::format(
+        "resourceVersionMatch: Unsupported value: \"{}\": supported values: \"Exact\", "
+        "\"NotOlderThan\"",
+        rvm)));
+  if (!rvm.empty() && rvp.empty())
+    fail(k8s::make_bad_request(
+        "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion "
+        "is provided"));
+  if (!cont.empty() && !rvp.empty() && rvp != "0")
+    fail(k8s::make_bad_request(
+        "specifying resource version is not allowed when using continue"));
+  std::vector<k8s::object> items;
+  std::string next_token;
+  std::optional<std::int64_t> remaining;
+  std::int64_t list_rv = 0;
+  {
+    std::lock_guard lock(mu_);
+    list_rv = rv_;
+    std::string start;
+    if (!cont.empty()) {
+      auto raw = base64_decode(cont);
+      std::optional<json_document> tok = raw ? k8s::parse_json(*raw) : std::nullopt;
+      if (!tok || !tok->IsObject() || !k8s::get_int(*tok, {"rv"}))
+        fail(k8s::make_bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
+      std::int64_t trv = *k8s::get_int(*tok, {"rv"});
+      if (trv < evicted_rv_)
+        fail(k8s::make_expired(
+            "The provided continue parameter is too old to display a consistent list result. You "
+            "can start a new list without the continue parameter, or use the continue token in "
+            "this response to retrieve the remainder of the results. Continuing with the provided "
+            "token results in an inconsistent list - objects that were created, modified, or "
+            "deleted between the time the first chunk was returned and now may show up in the "
+            "list."));
+      list_rv = trv;
+      start = std::string(k8s::get_string(*tok, {"start"}));
+      if (!start.empty() && start.back() == '\0') start.pop_back();
+    } else if (!rvp.empty() && rvp != "0") {
+      auto n = parse_rv(rvp);
+      if (!n) fail(invalid_rv(rvp));
+      if (*n > rv_) fail(too_large(*n, rv_));
+      if (rvm == "Exact" && *n != rv_)
+        fail(k8s::make_expired(fmt::format("too old resource version: {} ({})", *n, rv_)));
+    }
+    auto& sr = resource_locked(r);
+    std::int64_t count_after = 0;
+    for (auto& [k, o] : sr.objects) {
+      if (!start.empty() && k.to_string() <= start) continue;
+      if (!filter.matches(o)) continue;
+      if (limit > 0 && static_cast<std::int64_t>(items.size()) >= limit) {
+        ++count_after;
+        continue;
+      }
+      items.push_back(convert_for(o, r));
+    }
+    if (count_after > 0) {
+      next_token = continue_token(list_rv, items.back().key());
+      if (filter.labels.empty() && filter.fields.empty()) remaining = count_after;
+    }
+  }
+  auto accept = req.header("Accept");
+  if (contains(accept, "as=Table")) {
+    auto t = table_of(r, items, std::to_string(list_rv), next_token,
+                      req.param("includeObject").value_or(""));
+    res.send({200, {{"Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io"}}, k8s::to_json(t)});
+    return;
+  }
+  check_acceptable(accept);
+  json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("kind", k8s::make_string(r.list_kind, a), a);
+  d.AddMember("apiVersion", k8s::make_string(r.api_version(), a), a);
+  json_value md(rapidjson::kObjectType);
+  md.AddMember("resourceVersion", k8s::make_string(std::to_string(list_rv), a), a);
+  if (!next_token.empty()) md.AddMember("continue", k8s::make_string(next_token, a), a);
+  if (remaining) md.AddMember("remainingItemCount", json_value(*remaining), a);
+  d.AddMember("metadata", std::move(md), a);
+  json_value arr(rapidjson::kArrayType);
+  for (auto& o : items) arr.PushBack(k8s::copy_json(o.json(), a), a);
+  d.AddMember("items", std::move(arr), a);
+  res.send({200, {{"Content-Type", "application/json"}}, k8s::to_json(d)});
+}
+
+void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_responder& res,
+                                  const request_info& ri, int cut_after, bool expire_resume) {
+  const auto& r = *ri.kind;
+  auto filter = parse_filter(req, ri);
+  std::string rvp = req.param("resourceVersion").value_or("");
+  bool bookmarks = req.param("allowWatchBookmarks").value_or("") == "true";
+  bool initial_events = req.param("sendInitialEvents").value_or("") == "true";
+  std::string include = req.param("includeObject").value_or("");
+  bool table = contains(req.header("Accept"), "as=Table");
+  if (!table) check_acceptable(req.header("Accept"));
+  if (initial_events && (req.param("resourceVersionMatch").value_or("") != "NotOlderThan"))
+    fail(k8s::make_invalid("meta.k8s.io", "ListOptions", "",
+                           {{"FieldValueForbidden",
+                             "Forbidden: sendInitialEvents is forbidden for watch unless the "
+                             "WatchList feature gate is enabled",
+                             "sendInitialEvents"}}));
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (auto ts = req.param("timeoutSeconds"); ts && !ts->empty()) {
+    auto v = parse_rv(*ts);
+    if (!v) fail(k8s::make_bad_request(fmt::format("invalid timeoutSeconds: {}", *ts)));
+    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*v);
+  }
+  auto render = [&](const k8s::object& o) -> json_document {
+    auto c = convert_for(o, r);
+    if (table) return table_of(r, c, include);
+    return k8s::copy_document(c.json());
+  };
+  auto bookmark = [&](std::int64_t rv, bool initial_end) {
+    json_document d;
+    d.SetObject();
+    auto& a = d.GetAllocator();
+    d.AddMember("kind", k8s::make_string(r.kind, a), a);
+    d.AddMember("apiVersion", k8s::make_string(r.api_version(), a), a);
+    json_value md(rapidjson::kObjectType);
+    md.AddMember("resourceVersion", k8s::make_string(std::to_string(rv), a), a);
+    if (initial_end) {
+      json_value ann(rapidjson::kObjectType);
+      ann.AddMember("k8s.io/initial-events-end", "true", a);
+      md.AddMember("annotations", std::move(ann), a);
+    }
+    d.AddMember("metadata", std::move(md), a);
+    return event_line("BOOKMARK", d);
+  };
+  std::string first;  // initial events
+  std::int64_t pos = 0;
+  bool expired = false;
+  std::string expired_msg;
+  {
+    std::lock_guard lock(mu_);
+    auto& sr = resource_locked(r);
+    if (rvp.empty() || rvp == "0" || initial_events) {
+      if (!rvp.empty() && rvp != "0" && initial_events) {
+        auto n = parse_rv(rvp);
+        if (!n) fail(invalid_rv(rvp));
+      }
+      for (auto& [k, o] : sr.objects)
+        if (filter.matches(o)) first += event_line("ADDED", render(o));
+      pos = rv_;
+      if (initial_events) first += bookmark(rv_, true);
+    } else {
+      auto n = parse_rv(rvp);
+      if (!n) fail(invalid_rv(rvp));
+      pos = *n;
+      if (expire_resume || *n < evicted_rv_) {
+        expired = true;
+        expired_msg = fmt::format("too old resource version: {} ({})", *n, evicted_rv_ + 1);
+      }
+    }
+  }
+  if (!res.start_stream(200, {{"Content-Type", "application/json"},
+                              {"Cache-Control", "no-cache, private"}}))
+    return;
+  if (expired) {
+    res.write(event_line("ERROR", k8s::make_status_body(k8s::make_expired(expired_msg))));
+    res.end_stream();
+    return;
+  }
+  int sent = 0;
+  if (!first.empty() && !res.write(first)) return;
+  auto last_write = std::chrono::steady_clock::now();
+  while (true) {
+    std::string out;
+    int count = 0;
+    bool too_slow = false;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(200),
+                   [&] { return stopping_ || (!history_.empty() && history_.back().rv > pos); });
+      if (stopping_) break;
+      if (pos < evicted_rv_) too_slow = true;
+      for (auto& ev : history_) {
+        if (ev.rv <= pos) continue;
+        if (cut_after >= 0 && sent + count >= cut_after) break;
+        pos = ev.rv;
+        if (ev.qualified != r.qualified() || !filter.matches(ev.obj)) continue;
+        out += event_line(ev.type, render(ev.obj));
+        ++count;
+      }
+      if (!too_slow && count == 0 && !history_.empty() && pos < history_.back().rv &&
+          !(cut_after >= 0 && sent >= cut_after))
+        pos = history_.back().rv;
+    }
+    if (too_slow) {
+      res.write(event_line("ERROR", k8s::make_status_body(k8s::make_expired(
+                                        fmt::format("too old resource version: {} ({})", pos,
+                                                    evicted_rv_ + 1)))));
+      break;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (!out.empty()) {
+      if (!res.write(out)) return;
+      sent += count;
+      last_write = now;
+    } else if (bookmarks && now - last_write > std::chrono::seconds(1)) {
+      std::int64_t rv;
+      {
+        std::lock_guard lock(mu_);
+        rv = std::max(pos, rv_);
+        pos = rv;
+      }
+      if (!res.write(bookmark(rv, false))) return;
+      last_write = now;
+    }
+    if (cut_after >= 0 && sent >= cut_after) break;
+    if (deadline && now >= *deadline) break;
+    if (!res.peer_alive()) return;
+  }
+  res.end_stream();
+}
+
+void apiserver::impl::delete_collection(const k8s::http_request& req, k8s::http_responder& res,
+                                        const request_info& ri, bool dry_run) {
+  const auto& r = *ri.kind;
+  auto filter = parse_filter(req, ri);
+  std::string propagation = req.param("propagationPolicy").value_or("");
+  json_document d;
+  d.SetObject();
+  auto& a = d.GetAllocator();
+  d.AddMember("kind", k8s::make_string(r.list_kind, a), a);
+  d.AddMember("apiVersion", k8s::make_string(r.api_version(), a), a);
+  json_value arr(rapidjson::kArrayType);
+  {
+    std::lock_guard lock(mu_);
+    auto& sr = resource_locked(r);
+    std::vector<k8s::object> matched;
+    for (auto& [k, o] : sr.objects)
+      if (filter.matches(o)) matched.push_back(o);
+    for (auto& o : matched) {
+      request_info one = ri;
+      one.name = o.name();
+      one.namespace_ = o.namespace_();
+      try {
+        auto [obj, gone] = delete_locked(one, nullptr, dry_run, propagation);
+        arr.PushBack(k8s::copy_json(convert_for(obj, r).json(), a), a);
+      } catch (const api_failure&) {
+      }
+    }
+    json_value md(rapidjson::kObjectType);
+    md.AddMember("resourceVersion", k8s::make_string(std::to_string(rv_), a), a);
+    d.AddMember("metadata", std::move(md), a);
+    if (!dry_run) save_state_locked();
+  }
+  d.AddMember("items", std::move(arr), a);
+  res.send({200, {{"Content-Type", "application/json"}}, k8s::to_json(d)});
+}
+
+}  // namespace c5c3::sim

@@ -1,0 +1,104 @@
+// c5c3-sim: the simulators' command line.
+//   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
+//                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
+#include "sim/apiserver/apiserver.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+int usage(const char* msg) {
+  if (msg) std::cerr << "c5c3-sim: " << msg << "\n";
+  std::cerr << "usage: c5c3-sim apiserver --listen HOST:PORT --kubeconfig-out FILE [--plain-http]\n"
+               "                          [--crds DIR]... [--data-dir DIR] [--faults FILE]\n"
+               "                          [--token-file FILE]\n";
+  return 2;
+}
+
+int run_apiserver(const std::vector<std::string>& args) {
+  c5c3::sim::apiserver_options opts;
+  std::string kubeconfig;
+  bool listen_given = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string a = args[i];
+    std::optional<std::string> inline_value;
+    if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+    }
+    auto value = [&]() -> std::optional<std::string> {
+      if (inline_value) return inline_value;
+      if (i + 1 < args.size()) return args[++i];
+      return std::nullopt;
+    };
+    if (a == "--plain-http") {
+      opts.plain_http = true;
+      continue;
+    }
+    if (a == "-h" || a == "--help") {
+      usage(nullptr);
+      return 0;
+    }
+    auto v = value();
+    if (!v) return usage(("missing value for " + a).c_str());
+    if (a == "--listen") {
+      opts.listen = *v;
+      listen_given = true;
+    } else if (a == "--kubeconfig-out") {
+      kubeconfig = *v;
+    } else if (a == "--crds") {
+      opts.crd_dirs.push_back(*v);
+    } else if (a == "--data-dir") {
+      opts.data_dir = *v;
+    } else if (a == "--faults") {
+      opts.faults_file = *v;
+    } else if (a == "--token-file") {
+      opts.token_file = *v;
+    } else {
+      return usage(("unknown option " + a).c_str());
+    }
+  }
+  if (!listen_given) return usage("--listen is required");
+
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts
+  std::signal(SIGPIPE, SIG_IGN);
+
+  c5c3::sim::apiserver server(opts);
+  try {
+    server.start();
+    if (!kubeconfig.empty()) server.write_kubeconfig(kubeconfig);
+  } catch (const std::exception& e) {
+    std::cerr << "c5c3-sim: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout << "listening on " << server.url() << std::endl;
+  int sig = 0;
+  sigwait(&set, &sig);
+  server.stop();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage("missing subcommand");
+  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (cmd == "apiserver") return run_apiserver(args);
+  if (cmd == "-h" || cmd == "--help") {
+    usage(nullptr);
+    return 0;
+  }
+  return usage(("unknown subcommand " + cmd).c_str());
+}

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 namespace c5c3::sim::ssa {
@@ -160,6 +161,50 @@ json_value write_managed_fields(std::vector<managed_fields_entry> entries, json_
     out.PushBack(o, alloc);
   }
   return out;
+}
+
+void cap_update_managers(std::vector<managed_fields_entry>& entries, std::size_t max) {
+  std::vector<std::string> updaters;
+  for (const auto& e : entries)
+    if (e.operation != "Apply") updaters.push_back(e.identifier());
+  if (updaters.size() <= max) return;
+  auto find = [&](const std::string& id) {
+    return std::find_if(entries.begin(), entries.end(),
+                        [&](const managed_fields_entry& e) { return e.identifier() == id; });
+  };
+  auto time_of = [&](const std::string& id) { return find(id)->time; };
+  std::stable_sort(updaters.begin(), updaters.end(), [&](const std::string& a, const std::string& b) {
+    auto ta = time_of(a), tb = time_of(b);
+    return ta != tb ? ta < tb : a < b;
+  });
+  std::map<std::string, std::string> first_of_version;
+  std::size_t length = updaters.size();
+  for (std::size_t i = 0; i < updaters.size() && length > max; ++i) {
+    auto it = find(updaters[i]);
+    if (it == entries.end()) continue;
+    managed_fields_entry merged_in = *it;
+    managed_fields_entry bucket_id;
+    bucket_id.manager = "ancient-changes";
+    bucket_id.operation = "Update";
+    bucket_id.api_version = merged_in.api_version;
+    auto first = first_of_version.find(merged_in.api_version);
+    if (first == first_of_version.end()) {
+      first_of_version.emplace(merged_in.api_version, updaters[i]);
+      continue;
+    }
+    auto bucket = find(bucket_id.identifier());
+    if (bucket == entries.end()) {
+      // The first entry of this version becomes the bucket.
+      auto f = find(first->second);
+      f->manager = bucket_id.manager;
+      f->subresource.clear();
+      bucket = f;
+    }
+    bucket->fields = merged_in.fields.union_with(bucket->fields);
+    bucket->time = merged_in.time;
+    entries.erase(find(updaters[i]));
+    --length;
+  }
 }
 
 void set_managed_fields(json_value& object, std::vector<managed_fields_entry> entries,

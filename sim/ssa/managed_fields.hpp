@@ -42,6 +42,11 @@ std::optional<std::vector<managed_fields_entry>> read_managed_fields(
 k8s::json_value write_managed_fields(std::vector<managed_fields_entry> entries,
                                      k8s::json_allocator& alloc);
 
+// kube-apiserver keeps at most `max_update_managers` (10) Update entries: the
+// oldest are merged, per apiVersion, into an "ancient-changes" entry.
+void cap_update_managers(std::vector<managed_fields_entry>& entries,
+                         std::size_t max_update_managers = 10);
+
 // Writes `entries` as metadata.managedFields of `object` (removing the member
 // when there is none).
 void set_managed_fields(k8s::json_value& object, std::vector<managed_fields_entry> entries,

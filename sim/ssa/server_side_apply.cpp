@@ -377,6 +377,8 @@ apply_result update_managed_fields(const json_value* old, const json_value& upda
     }
   }
 
+  cap_update_managers(managers);
+
   apply_result r;
   r.changed = !k8s::json_equal(before, after);
   json_document out = k8s::copy_document(updated);

@@ -4,7 +4,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace c5c3::sim::ssa;
 using c5c3::k8s::json_document;
@@ -349,6 +351,78 @@ BOOST_AUTO_TEST_CASE(bad_requests) {
   auto rd = apply(nullptr, dup, opts("m", T0, false, s));
   BOOST_TEST(rd.code == 422);
   BOOST_TEST(rd.message == "duplicate entries for key [type=\"A\"]");
+}
+
+BOOST_AUTO_TEST_CASE(create_of_a_service_marks_added_lists_and_maps) {
+  auto svc = parse(R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"s","namespace":"d",
+      "labels":{"app":"x"}},"spec":{"type":"ClusterIP","selector":{"app":"x"},
+      "ports":[{"port":80,"protocol":"TCP","targetPort":8080}]}})");
+  update_options u;
+  u.manager = "kubectl-create";
+  u.api_version = "v1";
+  u.now = T0;
+  u.schema = *builtin_schema("v1", "Service");
+  auto r = update_managed_fields(nullptr, svc, u);
+  BOOST_REQUIRE(r.ok);
+  const json_value& mf = (*c5c3::k8s::find(r.object, {"metadata", "managedFields"}))[0];
+  // spec exists in a typed empty Service, so it carries no "."; ports and
+  // labels are new, so they do.
+  BOOST_TEST(to_json(mf["fieldsV1"]) ==
+             R"({"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{".":{},)"
+             R"("k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{},"f:protocol":{},"f:targetPort":{}}},)"
+             R"("f:selector":{},"f:type":{}}})");
+}
+
+BOOST_AUTO_TEST_CASE(manager_names_as_conflicts_print_them) {
+  managed_fields_entry e;
+  e.manager = "ctl";
+  e.operation = "Apply";
+  e.api_version = "v1";
+  BOOST_TEST(e.printed() == "\"ctl\"");
+  BOOST_TEST(e.identifier() == R"({"manager":"ctl","operation":"Apply"})");
+  e.operation = "Update";
+  e.subresource = "status";
+  BOOST_TEST(e.printed() == "\"ctl\" with subresource \"status\" using v1");
+  BOOST_TEST(e.identifier() ==
+             R"({"manager":"ctl","operation":"Update","apiVersion":"v1","subresource":"status"})");
+}
+
+BOOST_AUTO_TEST_CASE(at_most_ten_update_managers) {
+  std::vector<managed_fields_entry> entries;
+  for (int i = 0; i <= 10; ++i) {
+    managed_fields_entry e;
+    e.manager = "m" + std::to_string(100 + i);
+    e.operation = "Update";
+    e.api_version = "v1";
+    e.time = "2026-01-01T00:00:" + std::to_string(10 + i) + "Z";
+    e.fields.insert({path_element::field("data"), path_element::field(e.manager)});
+    entries.push_back(std::move(e));
+  }
+  managed_fields_entry applier;
+  applier.manager = "a";
+  applier.operation = "Apply";
+  applier.fields.insert({path_element::field("x")});
+  entries.push_back(applier);
+  cap_update_managers(entries);
+  BOOST_TEST_REQUIRE(entries.size() == 11u);
+  auto bucket = std::find_if(entries.begin(), entries.end(),
+                             [](const auto& e) { return e.manager == "ancient-changes"; });
+  BOOST_TEST_REQUIRE((bucket != entries.end()));
+  BOOST_TEST(bucket->time == "2026-01-01T00:00:11Z");
+  BOOST_TEST(bucket->fields.to_fields_v1_string() == R"({"f:data":{"f:m100":{},"f:m101":{}}})");
+  BOOST_TEST(std::none_of(entries.begin(), entries.end(),
+                          [](const auto& e) { return e.manager == "m100" || e.manager == "m101"; }));
+}
+
+BOOST_AUTO_TEST_CASE(status_of_an_invalid_apply) {
+  auto s = crd_schema();
+  auto r = apply(nullptr, parse(cr(R"("status":{"conditions":[{"status":"True"}]})")),
+                 opts("m", T0, false, s));
+  BOOST_TEST(r.code == 422);
+  BOOST_TEST(to_json(r.status()) ==
+             R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
+             R"("message":"associative list with keys has an element that omits key field \"type\"",)"
+             R"("reason":"Invalid","code":422})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -243,6 +243,23 @@ apply_result apply(const json_value* live, const json_value& config, const apply
   if (live) {
     auto decoded = read_managed_fields(*live);
     if (decoded) managers = std::move(*decoded);  // undecodable: start afresh
+    if (managers.empty()) {
+      // A live object nobody tracked: its fields go to "before-first-apply"
+      // (an Update from the kind's empty object), so applying over them can
+      // conflict (skipNonAppliedManager).
+      json_document untracked = cleaned(*live, {});
+      update_options u;
+      u.manager = "before-first-apply";
+      u.api_version = o.api_version;
+      u.now = o.now;
+      u.ignored_fields = o.ignored_fields;
+      u.schema = o.schema;
+      auto first = update_managed_fields(nullptr, untracked, u);
+      if (first.ok) {
+        auto decoded_first = read_managed_fields(first.object);
+        if (decoded_first) managers = std::move(*decoded_first);
+      }
+    }
   }
   static const json_value empty_object(rapidjson::kObjectType);
   json_document live_clean = cleaned(live ? *live : empty_object, {});
@@ -335,15 +352,32 @@ apply_result update_managed_fields(const json_value* old, const json_value& upda
   std::vector<managed_fields_entry> managers;
   const json_value* requested = k8s::find(updated, {"metadata", "managedFields"});
   std::string err;
-  if (requested && requested->IsArray() && requested->Size() > 0) {
+  bool reset = false;
+  if (requested && requested->IsArray()) {
+    // [] and [{}] reset managedFields (isResetManagedFields).
+    reset = requested->Size() == 0 ||
+            (requested->Size() == 1 && (*requested)[0].IsObject() && (*requested)[0].MemberCount() == 0);
+  }
+  if (!reset && requested && requested->IsArray()) {
     auto decoded = read_managed_fields(updated, &err);
     if (!decoded) return failure(400, err);
     managers = std::move(*decoded);
-  } else if (requested && requested->IsArray()) {
-    // An empty list resets managedFields.
-  } else if (old) {
+  } else if (!reset && old) {
     auto decoded = read_managed_fields(*old);
     if (decoded) managers = std::move(*decoded);
+  }
+  if (old && managers.empty()) {
+    // An existing object without managedFields stays untracked
+    // (skipNonAppliedManager): only a create starts tracking.
+    apply_result r;
+    r.object = k8s::copy_document(updated);
+    if (json_value* meta = k8s::member(r.object, "metadata"))
+      k8s::remove_member(*meta, "managedFields");
+    json_document before = cleaned(*old, {});
+    json_document after = cleaned(updated, {});
+    r.changed = !k8s::json_equal(before, after);
+    r.ok = true;
+    return r;
   }
 
   json_document before;

@@ -206,15 +206,37 @@ BOOST_AUTO_TEST_CASE(update_takes_changed_fields_from_appliers) {
              R"("fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:y":{}}}},)"
              R"({"manager":"editor","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:01:00Z",)"
              R"("fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:x":{}}}}])");
-  // A request carrying an empty managedFields list resets them.
-  auto reset = parse(to_json(edited));
-  c5c3::k8s::set_member(reset["metadata"], "managedFields",
-                        json_value(rapidjson::kArrayType), reset.GetAllocator());
-  auto rr = update_managed_fields(&v1, reset, u);
-  BOOST_REQUIRE(rr.ok);
-  BOOST_TEST(managed(rr.object) ==
-             R"([{"manager":"editor","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:01:00Z",)"
-             R"("fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:x":{}}}}])");
+  // A request carrying [] (or [{}]) resets managedFields: the object stays
+  // untracked, and so do later updates of it.
+  for (const char* empty : {"[]", "[{}]"}) {
+    auto reset = parse(to_json(edited));
+    c5c3::k8s::set_member(reset["metadata"], "managedFields",
+                          c5c3::k8s::json_value(parse(empty), reset.GetAllocator()),
+                          reset.GetAllocator());
+    auto rr = update_managed_fields(&v1, reset, u);
+    BOOST_REQUIRE(rr.ok);
+    BOOST_TEST(managed(rr.object).empty(), empty);
+    auto later = parse(to_json(rr.object));
+    later["data"]["y"].SetString("9", later.GetAllocator());
+    auto rl = update_managed_fields(&rr.object, later, u);
+    BOOST_REQUIRE(rl.ok);
+    BOOST_TEST(rl.changed);
+    BOOST_TEST(managed(rl.object).empty());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(apply_over_an_untracked_object_conflicts_with_before_first_apply) {
+  auto live = parse(cm(R"({"key":"a"})"));
+  auto r = apply(&live, parse(cm(R"({"key":"b"})")), opts("m", T1));
+  BOOST_TEST(r.message ==
+             "Apply failed with 1 conflict: conflict with \"before-first-apply\" using v1: .data.key");
+  auto forced = apply(&live, parse(cm(R"({"key":"b","k2":"c"})")), opts("m", T1, true));
+  BOOST_REQUIRE(forced.ok);
+  BOOST_TEST(managed(forced.object) ==
+             R"([{"manager":"m","operation":"Apply","apiVersion":"v1","time":"2026-01-01T00:01:00Z",)"
+             R"("fieldsType":"FieldsV1","fieldsV1":{"f:data":{"f:k2":{},"f:key":{}}}},)"
+             R"({"manager":"before-first-apply","operation":"Update","apiVersion":"v1","time":"2026-01-01T00:01:00Z",)"
+             R"("fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}])");  // data itself, its keys went to m
 }
 
 namespace {

@@ -137,7 +137,9 @@ std::string add_at(json_document& doc, const std::vector<std::string>& tokens, j
     return {};
   }
   json_value* parent = resolve(doc, tokens, tokens.size() - 1);
-  if (!parent) return fmt::format("add operation does not apply: doc is missing path: \"{}\"", path);
+  if (!parent)
+    return fmt::format("add operation does not apply: doc is missing path: \"{}\": missing value",
+                       path);
   const std::string& last = tokens.back();
   auto& alloc = doc.GetAllocator();
   if (parent->IsObject()) {
@@ -149,7 +151,10 @@ std::string add_at(json_document& doc, const std::vector<std::string>& tokens, j
     if (last != "-") {
       auto i = parse_index(last);
       if (!i || *i > parent->Size())
-        return fmt::format("add operation does not apply: index out of range at \"{}\"", path);
+        return fmt::format(
+            "error in add for path: '{}': Unable to access invalid index: {}: invalid index "
+            "referenced",
+            path, last);
       index = *i;
     }
     parent->PushBack(json_value(rapidjson::kNullType), alloc);
@@ -159,7 +164,8 @@ std::string add_at(json_document& doc, const std::vector<std::string>& tokens, j
     (*parent)[static_cast<rapidjson::SizeType>(index)] = std::move(value);
     return {};
   }
-  return fmt::format("add operation does not apply: doc is missing path: \"{}\"", path);
+  return fmt::format("add operation does not apply: doc is missing path: \"{}\": missing value",
+                     path);
 }
 
 // Removes and returns the value at `tokens`; nullopt when there is none.
@@ -203,7 +209,7 @@ std::string apply_one(json_document& doc, const json_value& op, std::size_t n) {
   std::string kind = string_member(op, "op", &has_op);
   std::string path = string_member(op, "path", &has_path);
   std::string from = string_member(op, "from", &has_from);
-  if (!has_op) return fmt::format("operation {} has no \"op\"", n);
+  if (!has_op) return std::string("Unexpected kind: unknown");
   if (!has_path) return fmt::format("{} operation {} has no \"path\"", kind, n);
   auto tokens = parse_json_pointer(path);
   if (!tokens) return fmt::format("{} operation has an invalid path \"{}\"", kind, path);
@@ -216,20 +222,22 @@ std::string apply_one(json_document& doc, const json_value& op, std::size_t n) {
   if (kind == "add") return add_at(doc, *tokens, json_value(*value, alloc), path);
   if (kind == "remove") {
     if (tokens->empty() || !remove_at(doc, *tokens))
-      return fmt::format("remove operation does not apply: doc is missing path: \"{}\"", path);
+      return fmt::format(
+          "remove operation does not apply: doc is missing path: \"{}\": missing value", path);
     return {};
   }
   if (kind == "replace") {
     json_value* target = resolve(doc, *tokens, tokens->size());
     if (!target)
-      return fmt::format("replace operation does not apply: doc is missing key: \"{}\"", path);
+      return fmt::format("replace operation does not apply: doc is missing key: {}: missing value",
+                         path);
     target->CopyFrom(*value, alloc);
     return {};
   }
   if (kind == "test") {
     json_value* target = resolve(doc, *tokens, tokens->size());
     if (!target || !json_equal(*target, *value))
-      return fmt::format("test operation failed at \"{}\"", path);
+      return fmt::format("testing value {} failed: test failed", path);
     return {};
   }
   if (kind == "move" || kind == "copy") {
@@ -243,23 +251,24 @@ std::string apply_one(json_document& doc, const json_value& op, std::size_t n) {
                            path);
       if (path == from) {
         if (!resolve(doc, *from_tokens, from_tokens->size()))
-          return fmt::format("move operation does not apply: doc is missing from path: \"{}\"",
-                             from);
+          return fmt::format(
+              "move operation does not apply: doc is missing from path: {}: missing value", from);
         return {};
       }
       auto moved = remove_at(doc, *from_tokens);
       if (!moved)
-        return fmt::format("move operation does not apply: doc is missing from path: \"{}\"",
-                           from);
+        return fmt::format(
+            "move operation does not apply: doc is missing from path: {}: missing value", from);
       return add_at(doc, *tokens, std::move(*moved), path);
     }
     json_value* source = resolve(doc, *from_tokens, from_tokens->size());
     if (!source)
-      return fmt::format("copy operation does not apply: doc is missing from path: \"{}\"", from);
+      return fmt::format(
+          "copy operation does not apply: doc is missing from path: {}: missing value", from);
     json_value copy(*source, alloc);
     return add_at(doc, *tokens, std::move(copy), path);
   }
-  return fmt::format("unexpected kind of operation: \"{}\"", kind);
+  return fmt::format("Unexpected kind: {}", kind);
 }
 
 }  // namespace
@@ -271,7 +280,8 @@ const json_value* resolve_json_pointer(const json_value& doc, std::string_view p
 }
 
 std::optional<std::string> apply_json_patch(json_document& target, const json_value& patch) {
-  if (!patch.IsArray()) return std::string("a JSON patch must be a JSON array of operations");
+  if (!patch.IsArray())
+    return std::string("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
   json_document work = copy_document(target);
   std::size_t n = 0;
   for (auto& op : patch.GetArray()) {

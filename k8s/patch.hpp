@@ -44,7 +44,8 @@ const json_value* resolve_json_pointer(const json_value& doc, std::string_view p
 // Applies the operations in `patch` (a JSON array of {op, path, value|from})
 // to `target`: add, remove, replace, move, copy, test; "-" appends to an array.
 // Atomic: on failure `target` is left untouched and the result is an error
-// text naming the failing operation (e.g. `test operation failed at "/a"`).
+// text worded as kube-apiserver's JSON patch library words it (e.g.
+// `testing value /a failed: test failed`; kube-apiserver answers 422 with it).
 // nullopt means success.
 std::optional<std::string> apply_json_patch(json_document& target, const json_value& patch);
 

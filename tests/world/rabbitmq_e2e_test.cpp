@@ -1,0 +1,2 @@
+#include <boost/test/unit_test.hpp>
+BOOST_AUTO_TEST_CASE(placeholder) {}

@@ -1,0 +1,188 @@
+#include "config/options.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <map>
+
+namespace c5c3::config {
+
+namespace {
+
+std::optional<long> parse_int(std::string_view s) {
+  long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+std::optional<bool> parse_bool(std::string_view s) {
+  // Go's strconv.ParseBool.
+  if (s == "1" || s == "t" || s == "T" || s == "true" || s == "TRUE" || s == "True") return true;
+  if (s == "0" || s == "f" || s == "F" || s == "false" || s == "FALSE" || s == "False") return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+expected<bind_address> parse_bind_address(std::string_view s) {
+  bind_address b;
+  b.text = std::string(s);
+  if (s == "0") {
+    b.disabled = true;
+    return b;
+  }
+  auto colon = s.rfind(':');
+  if (colon == std::string_view::npos) return std::string("must be host:port, :port or 0");
+  std::string_view host = s.substr(0, colon);
+  if (!host.empty() && host.front() == '[') {
+    if (host.back() != ']') return std::string("unterminated IPv6 address");
+    host = host.substr(1, host.size() - 2);
+  } else if (host.find(':') != std::string_view::npos) {
+    return std::string("an IPv6 address must be in brackets");
+  }
+  auto port = parse_int(s.substr(colon + 1));
+  if (!port || *port < 0 || *port > 65535) return std::string("the port must be a number from 0 to 65535");
+  b.host = std::string(host);
+  b.port = static_cast<int>(*port);
+  return b;
+}
+
+std::optional<log_level> parse_log_level(std::string_view s) {
+  if (s == "debug") return log_level::debug;
+  if (s == "info") return log_level::info;
+  if (s == "warn" || s == "warning") return log_level::warn;
+  if (s == "error") return log_level::error;
+  return std::nullopt;
+}
+
+std::string_view to_string(log_level l) {
+  switch (l) {
+    case log_level::debug: return "debug";
+    case log_level::info: return "info";
+    case log_level::warn: return "warn";
+    case log_level::error: return "error";
+  }
+  return "info";
+}
+
+expected<operator_options> parse_operator_options(const std::vector<std::string>& args, const env_lookup& env) {
+  operator_options o;
+  std::vector<std::string> errors;
+  using setter = std::function<void(const std::string& value, const std::string& origin)>;
+  auto bad = [&](const std::string& origin, const std::string& value, const std::string& why) {
+    errors.push_back("invalid value \"" + value + "\" for " + origin + ": " + why);
+  };
+  auto address = [&](bind_address& into) -> setter {
+    return [&, p = &into](const std::string& v, const std::string& origin) {
+      auto a = parse_bind_address(v);
+      if (!a.ok()) return bad(origin, v, a.error());
+      *p = a.value();
+    };
+  };
+  struct flag {
+    bool boolean;
+    setter set;
+    std::vector<std::string> env;
+  };
+  std::map<std::string, flag> flags{
+      {"kubeconfig", {false, [&](const std::string& v, const std::string&) { o.kubeconfig = v; }, {}}},
+      {"context", {false, [&](const std::string& v, const std::string&) { o.context = v; }, {"C5C3_CONTEXT"}}},
+      {"namespace",
+       {false, [&](const std::string& v, const std::string&) { o.namespace_ = v; }, {"POD_NAMESPACE", "C5C3_NAMESPACE"}}},
+      {"metrics-bind-address", {false, address(o.metrics_bind_address), {"C5C3_METRICS_BIND_ADDRESS"}}},
+      {"health-probe-bind-address", {false, address(o.health_probe_bind_address), {"C5C3_HEALTH_PROBE_BIND_ADDRESS"}}},
+      {"max-concurrent-reconciles",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto n = parse_int(v);
+          if (!n || *n < 1 || *n > 10000) return bad(origin, v, "must be an integer from 1 to 10000");
+          o.max_concurrent_reconciles = static_cast<int>(*n);
+        },
+        {"C5C3_MAX_CONCURRENT_RECONCILES"}}},
+      {"v",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto n = parse_int(v);
+          if (!n || *n < 0 || *n > 10) return bad(origin, v, "must be an integer from 0 to 10");
+          o.verbosity = static_cast<int>(*n);
+          if (o.verbosity > 0) o.level = log_level::debug;
+        },
+        {"C5C3_VERBOSITY"}}},
+      {"log-level",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto l = parse_log_level(v);
+          if (!l) return bad(origin, v, "must be one of debug, info, warn, error");
+          o.level = *l;
+        },
+        {"C5C3_LOG_LEVEL"}}},
+      {"embedded",
+       {true,
+        [&](const std::string& v, const std::string& origin) {
+          auto b = parse_bool(v);
+          if (!b) return bad(origin, v, "must be true or false");
+          o.embedded = *b;
+        },
+        {"C5C3_EMBEDDED"}}},
+      {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
+  };
+  // Environment first; flags then override.
+  for (auto& [name, f] : flags)
+    for (const auto& e : f.env)
+      if (auto v = env(e); v && !v->empty()) f.set(*v, "environment variable " + e);
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 2 || a[0] != '-') {
+      errors.push_back("unexpected argument \"" + a + "\"");
+      continue;
+    }
+    std::string body = a.substr(a.rfind('-', 1) == 1 ? 2 : 1);
+    if (a == "--") break;
+    std::optional<std::string> value;
+    if (auto eq = body.find('='); eq != std::string::npos) {
+      value = body.substr(eq + 1);
+      body = body.substr(0, eq);
+    }
+    if (body == "h") body = "help";
+    auto it = flags.find(body);
+    if (it == flags.end()) {
+      errors.push_back("unknown flag: " + a.substr(0, a.find('=')));
+      continue;
+    }
+    std::string origin = "flag " + std::string(body.size() == 1 ? "-" : "--") + body;
+    if (!value) {
+      if (it->second.boolean) value = "true";
+      else if (i + 1 < args.size()) value = args[++i];
+      else {
+        errors.push_back("flag needs an argument: " + origin.substr(5));
+        continue;
+      }
+    }
+    it->second.set(*value, origin);
+  }
+  if (!errors.empty()) {
+    std::string msg;
+    for (const auto& e : errors) msg += (msg.empty() ? "" : "\n") + e;
+    return msg;
+  }
+  return o;
+}
+
+std::string operator_usage(std::string_view program) {
+  return "Usage: " + std::string(program) +
+         " [flags]\n"
+         "  --kubeconfig PATH                 kubeconfig file (default: KUBECONFIG, in-cluster, ~/.kube/config)\n"
+         "  --context NAME                    kubeconfig context (default: current-context)\n"
+         "  --namespace NS                    the operator's own namespace\n"
+         "  --metrics-bind-address ADDR       metrics endpoint (default :8080, 0 disables)\n"
+         "  --health-probe-bind-address ADDR  health probes (default :8081, 0 disables)\n"
+         "  --max-concurrent-reconciles N     concurrent passes (default 1)\n"
+         "  -v N                              log verbosity 0..10\n"
+         "  --log-level LEVEL                 debug, info, warn or error (default info)\n"
+         "  --embedded                        run against the in-process API server emulator\n"
+         "  -h, --help                        this text\n";
+}
+
+}  // namespace c5c3::config

@@ -1,0 +1,60 @@
+// The operator's options from flags and environment, typed and validated.
+// Flags win over the environment; every bad value gets its own message line.
+//
+//   flag                           environment                        default
+//   --kubeconfig PATH              (KUBECONFIG, read by the loader)   ""
+//   --context NAME                 C5C3_CONTEXT                       ""
+//   --namespace NS                 C5C3_NAMESPACE, POD_NAMESPACE      "" (the connection's)
+//   --metrics-bind-address ADDR    C5C3_METRICS_BIND_ADDRESS          ":8080" ("0" disables)
+//   --health-probe-bind-address A  C5C3_HEALTH_PROBE_BIND_ADDRESS     ":8081" ("0" disables)
+//   --max-concurrent-reconciles N  C5C3_MAX_CONCURRENT_RECONCILES     1
+//   -v N / --v N                   C5C3_VERBOSITY                     0 (klog verbosity 0..10)
+//   --log-level LEVEL              C5C3_LOG_LEVEL                     info (debug|info|warn|error)
+//   --embedded[=BOOL]              C5C3_EMBEDDED                      false (run against the emulator)
+//   -h / --help
+// Both "--flag value" and "--flag=value" are accepted.
+#pragma once
+
+#include "config/connection.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace c5c3::config {
+
+struct bind_address {
+  std::string host;  // "" for all interfaces
+  int port = 0;
+  bool disabled = false;  // "0"
+  std::string text;       // as given
+};
+
+// ":8080", "127.0.0.1:8080", "[::1]:8080", "0" (disabled).
+expected<bind_address> parse_bind_address(std::string_view s);
+
+enum class log_level { debug, info, warn, error };
+std::optional<log_level> parse_log_level(std::string_view s);
+std::string_view to_string(log_level l);
+
+struct operator_options {
+  std::string kubeconfig;
+  std::string context;
+  std::string namespace_;
+  bind_address metrics_bind_address{"", 8080, false, ":8080"};
+  bind_address health_probe_bind_address{"", 8081, false, ":8081"};
+  int max_concurrent_reconciles = 1;
+  int verbosity = 0;
+  log_level level = log_level::info;
+  bool embedded = false;
+  bool help = false;
+};
+
+// args excludes the program name. The error lists one line per problem.
+expected<operator_options> parse_operator_options(const std::vector<std::string>& args,
+                                                  const env_lookup& env = process_env());
+
+// The --help text.
+std::string operator_usage(std::string_view program);
+
+}  // namespace c5c3::config

@@ -1,0 +1,583 @@
+#include "k8s/client/client.hpp"
+
+#include "k8s/client/discovery.hpp"
+#include "k8s/client/paths.hpp"
+#include "k8s/client/watch_decoder.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <random>
+
+namespace c5c3::k8s {
+
+namespace net = boost::asio;
+
+api_error make_no_kind_match(const gvk& k) {
+  api_error e;
+  e.code = 404;
+  e.reason = "NoKindMatch";
+  e.group = k.group;
+  e.kind = k.kind;
+  e.message = "no matches for kind \"" + k.kind + "\" in version \"" + k.api_version() + "\"";
+  return e;
+}
+
+bool is_no_kind_match(const api_error& e) { return e.reason == "NoKindMatch"; }
+
+namespace {
+
+std::string request_line(const http_request& r) {
+  auto q = r.target.find('?');
+  return r.method + " " + (q == std::string::npos ? r.target : r.target.substr(0, q));
+}
+
+// A decoded object, or an error naming what could not be read.
+result<object> decode_object(const http_response& res, const std::string& request) {
+  std::string err;
+  auto o = object::parse(res.body, &err);
+  if (!o) {
+    api_error e;
+    e.code = res.status;
+    e.request = request;
+    e.message = "cannot decode the server's answer: " + err;
+    return e;
+  }
+  return std::move(*o);
+}
+
+}  // namespace
+
+struct client::impl : std::enable_shared_from_this<client::impl> {
+  net::io_context& io;
+  client_config cfg;
+  std::shared_ptr<http_transport> transport;
+  rest_mapper mapper;
+  std::mutex mu;  // guards limiter, rng, cert_
+  token_bucket limiter;
+  std::mt19937_64 rng{std::random_device{}()};
+  std::optional<client_certificate> cert;
+
+  impl(net::io_context& i, client_config c, std::shared_ptr<http_transport> t)
+      : io(i), cfg(std::move(c)), transport(std::move(t)), limiter(cfg.qps, cfg.burst) {}
+
+  double random01() {
+    std::lock_guard lock(mu);
+    return std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  }
+
+  void after(std::chrono::nanoseconds d, std::function<void()> f) {
+    if (d <= std::chrono::nanoseconds{0}) return net::post(io, std::move(f));
+    auto t = std::make_shared<net::steady_timer>(io, d);
+    t->async_wait([t, f = std::move(f)](const boost::system::error_code&) { f(); });
+  }
+
+  // Fills the credentials into `req`; an error when they cannot be had.
+  std::optional<api_error> authenticate(http_request& req) {
+    if (!cfg.credentials) return std::nullopt;
+    std::string err;
+    auto fail = [&](std::string what) {
+      api_error e;
+      e.code = 0;
+      e.reason = "Unauthorized";
+      e.request = request_line(req);
+      e.message = std::move(what);
+      return e;
+    };
+    auto c = cfg.credentials->certificate(&err);
+    if (!err.empty()) return fail("cannot get the client certificate: " + err);
+    if (c) {
+      std::lock_guard lock(mu);
+      if (!cert || !(*cert == *c)) {
+        if (auto e = transport->set_client_certificate(c->cert_pem, c->key_pem))
+          return fail("cannot use the client certificate: " + *e);
+        cert = std::move(c);
+      }
+    }
+    auto token = cfg.credentials->bearer_token(&err);
+    if (!token) return fail("cannot get a bearer token: " + err);
+    req.bearer_token = std::move(*token);
+    return std::nullopt;
+  }
+
+  struct attempt_state {
+    http_request req;
+    callback<http_response> done;
+    int attempt = 0;
+    bool reauthenticated = false;
+    std::chrono::steady_clock::time_point started;
+  };
+
+  void send(http_request req, callback<http_response> done) {
+    auto st = std::make_shared<attempt_state>();
+    if (req.timeout.count() <= 0) req.timeout = cfg.request_timeout;
+    st->req = std::move(req);
+    st->done = std::move(done);
+    net::post(io, [self = shared_from_this(), st] { self->attempt(st); });
+  }
+
+  std::chrono::nanoseconds reserve() {
+    std::lock_guard lock(mu);
+    return limiter.reserve(std::chrono::steady_clock::now());
+  }
+
+  void attempt(std::shared_ptr<attempt_state> st) {
+    after(reserve(), [self = shared_from_this(), st] {
+      if (auto e = self->authenticate(st->req)) return st->done(std::move(*e));
+      st->started = std::chrono::steady_clock::now();
+      self->transport->send(st->req, [self, st](http_result r) { self->on_answer(st, std::move(r)); });
+    });
+  }
+
+  void observe(const attempt_state& st, std::string code) {
+    if (!cfg.observer) return;
+    request_observation o;
+    o.method = st.req.method;
+    o.code = std::move(code);
+    o.host = transport->url().host_header();
+    o.latency = std::chrono::steady_clock::now() - st.started;
+    cfg.observer->on_request(o);
+  }
+
+  void on_answer(std::shared_ptr<attempt_state> st, http_result r) {
+    api_error e;
+    bool nothing_sent = false;
+    if (r.ok()) {
+      http_response& res = r.value();
+      observe(*st, std::to_string(res.status));
+      if (res.status < 400) return st->done(std::move(res));
+      e = parse_status(res.status, res.body, request_line(st->req));
+      if (!e.retry_after_seconds && res.retry_after) e.retry_after_seconds = res.retry_after;
+      if (res.status == 401 && !st->reauthenticated && cfg.credentials && cfg.credentials->invalidate()) {
+        st->reauthenticated = true;
+        return attempt(st);
+      }
+    } else {
+      observe(*st, "<error>");
+      e.code = 0;
+      e.request = request_line(st->req);
+      e.message = r.error().message;
+      nothing_sent = r.error().nothing_sent;
+    }
+    if (st->attempt < cfg.retry.max_retries && should_retry(st->req.method, e, nothing_sent)) {
+      ++st->attempt;
+      if (cfg.observer) cfg.observer->on_retry(st->req.method, e.code ? std::to_string(e.code) : "<error>");
+      auto d = retry_delay(cfg.retry, e, st->attempt, random01());
+      return after(d, [self = shared_from_this(), st] { self->attempt(st); });
+    }
+    st->done(std::move(e));
+  }
+
+  // ---- discovery ----
+  void fetch_group_version(std::string group, std::string version, callback<std::vector<api_resource>> done) {
+    http_request req;
+    req.target = group_version_path(group, version);
+    send(std::move(req), [self = shared_from_this(), group, version, done = std::move(done)](
+                             result<http_response> r) {
+      if (!r.ok()) {
+        if (r.error().code == 404) {
+          self->mapper.set_group_version(group, version, {});
+          return done(std::vector<api_resource>{});
+        }
+        return done(std::move(r.error()));
+      }
+      std::string err;
+      auto list = parse_api_resource_list(r->body, &err);
+      if (!list) {
+        api_error e;
+        e.code = r->status;
+        e.request = "GET " + group_version_path(group, version);
+        e.message = err;
+        return done(std::move(e));
+      }
+      self->mapper.set_group_version(group, version, *list);
+      done(std::move(*list));
+    });
+  }
+
+  void resource_for(const gvk& k, callback<api_resource> done) {
+    if (auto r = mapper.find(k)) {
+      return net::post(io, [r = std::move(*r), done = std::move(done)]() mutable { done(std::move(r)); });
+    }
+    fetch_group_version(k.group, k.version, [k, done = std::move(done)](result<std::vector<api_resource>> r) {
+      if (!r.ok()) return done(std::move(r.error()));
+      for (auto& a : r.value())
+        if (a.kind == k.kind) return done(std::move(a));
+      done(make_no_kind_match(k));
+    });
+  }
+
+  // Resolves the kind, then runs `then` with the resource (errors go to `done`).
+  template <class T, class Then>
+  void with_resource(const gvk& k, callback<T> done, Then then) {
+    resource_for(k, [done = std::move(done), then = std::move(then)](result<api_resource> r) mutable {
+      if (!r.ok()) return done(std::move(r.error()));
+      then(std::move(r.value()), std::move(done));
+    });
+  }
+
+  // Sends and decodes an object answer.
+  void object_request(http_request req, callback<object> done) {
+    auto line = request_line(req);
+    send(std::move(req), [line, done = std::move(done)](result<http_response> r) {
+      if (!r.ok()) return done(std::move(r.error()));
+      done(decode_object(r.value(), line));
+    });
+  }
+
+  // ---- list with pages ----
+  struct list_state {
+    gvk k;
+    api_resource res;
+    std::string ns;
+    list_options opts;
+    object_list out;
+    std::string cont;
+    bool restarted = false;
+    callback<object_list> done;
+  };
+
+  void list_page(std::shared_ptr<list_state> st) {
+    http_request req;
+    int page = st->opts.page_size < 0 ? cfg.list_page_size : st->opts.page_size;
+    std::vector<std::pair<std::string, std::string>> q{
+        {"labelSelector", st->opts.label_selector},
+        {"fieldSelector", st->opts.field_selector},
+        {"limit", page > 0 ? std::to_string(page) : ""},
+        {"continue", st->cont},
+        {"resourceVersion", st->cont.empty() ? st->opts.resource_version : ""},
+    };
+    req.target = resource_path(st->res, st->ns) + query_string(q);
+    auto line = request_line(req);
+    send(std::move(req), [self = shared_from_this(), st, line](result<http_response> r) {
+      if (!r.ok()) {
+        if (r.error().gone() && !st->cont.empty() && !st->restarted) {
+          // The continue token expired: list again whole, as client-go's pager.
+          st->restarted = true;
+          st->cont.clear();
+          st->out = {};
+          st->opts.page_size = 0;
+          return self->list_page(st);
+        }
+        return st->done(std::move(r.error()));
+      }
+      std::string err;
+      auto doc = parse_json(r->body, &err);
+      if (!doc || !doc->IsObject()) {
+        api_error e;
+        e.code = r->status;
+        e.request = line;
+        e.message = "cannot decode the server's answer: " + err;
+        return st->done(std::move(e));
+      }
+      if (const json_value* items = member(*doc, "items"); items && items->IsArray()) {
+        std::string api_version = st->k.api_version();
+        for (const auto& item : items->GetArray()) {
+          json_document d = copy_document(item);
+          if (!member(d, "apiVersion")) set_member(d, "apiVersion", make_string(api_version, d.GetAllocator()), d.GetAllocator());
+          if (!member(d, "kind")) set_member(d, "kind", make_string(st->k.kind, d.GetAllocator()), d.GetAllocator());
+          st->out.items.emplace_back(std::move(d));
+        }
+      }
+      st->out.resource_version = std::string(get_string(*doc, {"metadata", "resourceVersion"}));
+      st->cont = std::string(get_string(*doc, {"metadata", "continue"}));
+      if (!st->cont.empty()) return self->list_page(st);
+      st->done(std::move(st->out));
+    });
+  }
+};
+
+result<std::shared_ptr<client>, std::string> client::create(net::io_context& io, client_config cfg) {
+  std::string err;
+  auto url = parse_server_url(cfg.server, &err);
+  if (!url) return err;
+  auto t = http_transport::create(io, *url, cfg.tls, cfg.max_idle_connections);
+  if (!t.ok()) return t.error();
+  return std::shared_ptr<client>(new client(std::make_shared<impl>(io, std::move(cfg), std::move(t.value()))));
+}
+
+client::client(std::shared_ptr<impl> p) : impl_(std::move(p)) {}
+client::~client() { impl_->transport->close_idle(); }
+
+std::string client::host() const { return impl_->transport->url().host_header(); }
+net::io_context& client::io() const { return impl_->io; }
+
+void client::send(http_request req, callback<http_response> done) { impl_->send(std::move(req), std::move(done)); }
+
+void client::resource_for(const gvk& k, callback<api_resource> done) { impl_->resource_for(k, std::move(done)); }
+
+std::optional<api_resource> client::cached_resource(const gvk& k) const { return impl_->mapper.find(k); }
+
+void client::discover(callback<std::vector<api_resource>> done) {
+  struct state {
+    std::mutex mu;
+    std::vector<std::pair<std::string, std::string>> gvs;
+    std::vector<api_resource> out;
+    std::size_t pending = 0;
+    std::optional<api_error> error;
+    callback<std::vector<api_resource>> done;
+  };
+  auto st = std::make_shared<state>();
+  st->done = std::move(done);
+  auto self = impl_;
+  auto finish_gv = [st](result<std::vector<api_resource>> r) {
+    std::unique_lock lock(st->mu);
+    if (r.ok()) st->out.insert(st->out.end(), r->begin(), r->end());
+    else if (!st->error) st->error = std::move(r.error());
+    if (--st->pending > 0) return;
+    lock.unlock();
+    if (st->error) return st->done(std::move(*st->error));
+    st->done(std::move(st->out));
+  };
+  auto fetch_index = [self](std::string path, std::function<void(result<std::vector<std::pair<std::string, std::string>>>)> k) {
+    http_request req;
+    req.target = path;
+    self->send(std::move(req), [path, k = std::move(k)](result<http_response> r) {
+      if (!r.ok()) return k(std::move(r.error()));
+      std::string err;
+      auto gvs = parse_group_versions(r->body, &err);
+      if (!gvs) {
+        api_error e;
+        e.code = r->status;
+        e.request = "GET " + path;
+        e.message = err;
+        return k(std::move(e));
+      }
+      k(std::move(*gvs));
+    });
+  };
+  fetch_index("/api", [self, st, fetch_index, finish_gv](auto core) {
+    if (!core.ok()) return st->done(std::move(core.error()));
+    fetch_index("/apis", [self, st, core = std::move(core.value()), finish_gv](auto groups) mutable {
+      if (!groups.ok()) return st->done(std::move(groups.error()));
+      auto all = std::move(core);
+      all.insert(all.end(), groups->begin(), groups->end());
+      if (all.empty()) return st->done(std::vector<api_resource>{});
+      st->pending = all.size();
+      for (auto& [g, v] : all) self->fetch_group_version(g, v, finish_gv);
+    });
+  });
+}
+
+void client::get(const gvk& k, std::string ns, std::string name, callback<object> done) {
+  impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name](api_resource res, callback<object> done) {
+    http_request req;
+    req.target = resource_path(res, ns, name);
+    self->object_request(std::move(req), std::move(done));
+  });
+}
+
+void client::list(const gvk& k, std::string ns, list_options opts, callback<object_list> done) {
+  impl_->with_resource<object_list>(k, std::move(done), [self = impl_, k, ns, opts](api_resource res,
+                                                                                   callback<object_list> done) {
+    auto st = std::make_shared<impl::list_state>();
+    st->k = k;
+    st->res = std::move(res);
+    st->ns = ns;
+    st->opts = opts;
+    st->done = std::move(done);
+    self->list_page(st);
+  });
+}
+
+namespace {
+std::vector<std::pair<std::string, std::string>> write_query(std::string_view field_manager, bool dry_run) {
+  return {{"fieldManager", std::string(field_manager)}, {"dryRun", dry_run ? "All" : ""}};
+}
+}  // namespace
+
+void client::create(object obj, write_options opts, callback<object> done) {
+  impl_->with_resource<object>(obj.gvk(), std::move(done), [self = impl_, obj, opts](api_resource res,
+                                                                                    callback<object> done) {
+    http_request req;
+    req.method = "POST";
+    req.target = resource_path(res, obj.namespace_()) + query_string(write_query(opts.field_manager, opts.dry_run));
+    req.content_type = "application/json";
+    req.body = obj.to_json();
+    self->object_request(std::move(req), std::move(done));
+  });
+}
+
+namespace {
+void put(const std::shared_ptr<client::impl>& self, object obj, write_options opts, std::string_view sub,
+         callback<object> done) {
+  self->with_resource<object>(obj.gvk(), std::move(done), [self, obj, opts, sub](api_resource res,
+                                                                                callback<object> done) {
+    http_request req;
+    req.method = "PUT";
+    req.target = resource_path(res, obj.namespace_(), obj.name(), sub) +
+                 query_string(write_query(opts.field_manager, opts.dry_run));
+    req.content_type = "application/json";
+    req.body = obj.to_json();
+    self->object_request(std::move(req), std::move(done));
+  });
+}
+}  // namespace
+
+void client::update(object obj, write_options opts, callback<object> done) {
+  put(impl_, std::move(obj), std::move(opts), "", std::move(done));
+}
+
+void client::update_status(object obj, write_options opts, callback<object> done) {
+  put(impl_, std::move(obj), std::move(opts), "status", std::move(done));
+}
+
+void client::patch(const gvk& k, std::string ns, std::string name, patch_type type, std::string body,
+                   patch_options opts, callback<object> done) {
+  impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name, type, body = std::move(body),
+                                                    opts](api_resource res, callback<object> done) {
+    http_request req;
+    req.method = "PATCH";
+    auto q = write_query(opts.field_manager, opts.dry_run);
+    if (type == patch_type::apply && opts.force) q.emplace_back("force", "true");
+    req.target = resource_path(res, ns, name, opts.status ? "status" : "") + query_string(q);
+    switch (type) {
+      case patch_type::merge: req.content_type = "application/merge-patch+json"; break;
+      case patch_type::json: req.content_type = "application/json-patch+json"; break;
+      case patch_type::strategic_merge: req.content_type = "application/strategic-merge-patch+json"; break;
+      case patch_type::apply: req.content_type = "application/apply-patch+yaml"; break;
+    }
+    req.body = body;
+    self->object_request(std::move(req), std::move(done));
+  });
+}
+
+void client::apply(object obj, patch_options opts, callback<object> done) {
+  if (opts.field_manager.empty()) {
+    api_error e;
+    e.code = 0;
+    e.reason = std::string(reasons::bad_request);
+    e.name = std::string(obj.name());
+    e.kind = std::string(obj.kind());
+    e.message = "server-side apply needs a field manager";
+    return net::post(impl_->io, [e = std::move(e), done = std::move(done)]() mutable { done(std::move(e)); });
+  }
+  // JSON is YAML: the apply body is the object's JSON text.
+  auto ns = std::string(obj.namespace_());
+  auto name = std::string(obj.name());
+  patch(obj.gvk(), std::move(ns), std::move(name), patch_type::apply, obj.to_json(), std::move(opts), std::move(done));
+}
+
+void client::remove(const gvk& k, std::string ns, std::string name, delete_options opts, callback<object> done) {
+  impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name, opts](api_resource res,
+                                                                                callback<object> done) {
+    http_request req;
+    req.method = "DELETE";
+    req.target = resource_path(res, ns, name) + query_string({{"dryRun", opts.dry_run ? "All" : ""}});
+    object_builder b("meta.k8s.io/v1", "DeleteOptions", "", "");
+    b.remove({"metadata"});
+    if (!opts.propagation_policy.empty()) b.set_string({"propagationPolicy"}, opts.propagation_policy);
+    if (opts.grace_period_seconds) b.set_int({"gracePeriodSeconds"}, *opts.grace_period_seconds);
+    if (!opts.precondition_uid.empty()) b.set_string({"preconditions", "uid"}, opts.precondition_uid);
+    if (!opts.precondition_resource_version.empty())
+      b.set_string({"preconditions", "resourceVersion"}, opts.precondition_resource_version);
+    req.content_type = "application/json";
+    req.body = to_json(b.doc());
+    auto line = request_line(req);
+    self->send(std::move(req), [line, done = std::move(done)](result<http_response> r) {
+      if (!r.ok()) return done(std::move(r.error()));
+      auto o = decode_object(r.value(), line);
+      if (o.ok() && o->kind() == "Status") return done(object());
+      done(std::move(o));
+    });
+  });
+}
+
+// ---- watch ----
+
+namespace {
+
+class watch_stream : public watch_handle, public std::enable_shared_from_this<watch_stream> {
+ public:
+  std::mutex mu;
+  std::shared_ptr<http_stream> stream;
+  bool cancelled = false;
+  json_stream_splitter splitter;
+  std::function<void(watch_event)> on_event;
+  std::function<void(result<bool>)> on_end;
+  std::string request;
+
+  void cancel() override {
+    std::shared_ptr<http_stream> s;
+    {
+      std::lock_guard lock(mu);
+      cancelled = true;
+      s = stream;
+    }
+    if (s) s->cancel();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_options opts,
+                                            std::function<void(watch_event)> on_event,
+                                            std::function<void(result<bool>)> on_end) {
+  auto w = std::make_shared<watch_stream>();
+  w->on_event = std::move(on_event);
+  w->on_end = std::move(on_end);
+  auto self = impl_;
+  self->resource_for(k, [self, w, ns, opts](result<api_resource> r) {
+    if (!r.ok()) return w->on_end(std::move(r.error()));
+    http_request req;
+    std::vector<std::pair<std::string, std::string>> q{
+        {"watch", "true"},
+        {"allowWatchBookmarks", opts.allow_bookmarks ? "true" : ""},
+        {"labelSelector", opts.label_selector},
+        {"fieldSelector", opts.field_selector},
+        {"resourceVersion", opts.resource_version},
+        {"timeoutSeconds", opts.timeout_seconds ? std::to_string(*opts.timeout_seconds) : ""},
+    };
+    req.target = resource_path(r.value(), ns) + query_string(q);
+    req.timeout = self->cfg.request_timeout;
+    w->request = request_line(req);
+    self->after(self->reserve(), [self, w, req = std::move(req)]() mutable {
+      if (auto e = self->authenticate(req)) return w->on_end(std::move(*e));
+      stream_callbacks cb;
+      cb.on_data = [w](std::string_view data) {
+        std::string err;
+        for (auto& text : w->splitter.feed(data, &err)) {
+          std::string perr;
+          if (auto ev = parse_watch_event(text, &perr)) {
+            if (ev->type == watch_event_type::error) ev->error.request = w->request;
+            w->on_event(std::move(*ev));
+          }
+        }
+      };
+      auto started = std::chrono::steady_clock::now();
+      auto method = req.method;
+      cb.on_end = [self, w, started, method](http_result r) {
+        if (self->cfg.observer) {
+          request_observation o{method, r.ok() ? std::to_string(r->status) : "<error>",
+                                self->transport->url().host_header(), std::chrono::steady_clock::now() - started};
+          self->cfg.observer->on_request(o);
+        }
+        if (r.ok() && r->status == 200) return w->on_end(true);
+        if (r.ok()) {
+          auto e = parse_status(r->status, r->body, w->request);
+          if (!e.retry_after_seconds && r->retry_after) e.retry_after_seconds = r->retry_after;
+          if (r->status == 401 && self->cfg.credentials) self->cfg.credentials->invalidate();
+          return w->on_end(std::move(e));
+        }
+        api_error e;
+        e.request = w->request;
+        e.message = r.error().message;
+        w->on_end(std::move(e));
+      };
+      std::lock_guard lock(w->mu);
+      if (w->cancelled) {
+        api_error e;
+        e.request = w->request;
+        e.message = "watch cancelled";
+        return net::post(self->io, [w, e = std::move(e)]() mutable { w->on_end(std::move(e)); });
+      }
+      w->stream = self->transport->open_stream(std::move(req), std::move(cb));
+    });
+  });
+  return w;
+}
+
+}  // namespace c5c3::k8s

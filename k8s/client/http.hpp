@@ -1,0 +1,103 @@
+// HTTP/1.1 to one API server: a keep-alive connection pool, TLS (OpenSSL,
+// verifying the peer and its host name or IP SAN by default, SNI) or plain
+// HTTP as the URL says, per-request timeouts, and streamed responses for
+// watches. Beast stays behind this header (pimpl); completions run on the
+// io_context's threads.
+#pragma once
+
+#include "k8s/client/result.hpp"
+#include "k8s/client/url.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace c5c3::k8s {
+
+struct tls_options {
+  std::string ca_pem;                // trusted CAs; empty: the system's default paths
+  bool insecure_skip_verify = false; // never verify the server (kubeconfig insecure-skip-tls-verify)
+  std::string server_name;           // name to verify and send as SNI; empty: the URL's host
+  std::string client_cert_pem;       // client certificate chain (mutual TLS), optional
+  std::string client_key_pem;
+};
+
+struct http_request {
+  std::string method = "GET";
+  std::string target;  // path and query, without the server's path prefix
+  std::string body;
+  std::string content_type;  // for bodies
+  std::string accept = "application/json";
+  std::string bearer_token;  // sent as Authorization, never logged
+  std::chrono::milliseconds timeout{30'000};  // whole exchange; streams: until the headers
+};
+
+struct http_response {
+  int status = 0;
+  std::string body;
+  std::string content_type;
+  std::optional<int> retry_after;  // Retry-After in seconds
+};
+
+struct transport_error {
+  std::string message;
+  bool nothing_sent = false;      // failed while connecting: the server saw nothing
+  bool stale_connection = false;  // a reused keep-alive connection was closed by the peer
+};
+
+using http_result = result<http_response, transport_error>;
+using http_handler = std::function<void(http_result)>;
+
+// Callbacks of a streamed response (a watch). on_end runs exactly once: with
+// the response of a non-200 answer (body read whole), with status 200 and no
+// body when the stream ended cleanly, or with a transport error (also after
+// cancel()).
+struct stream_callbacks {
+  std::function<void()> on_open;                  // 200 headers arrived
+  std::function<void(std::string_view)> on_data;  // body bytes, in order
+  std::function<void(http_result)> on_end;
+};
+
+class http_stream {
+ public:
+  virtual ~http_stream() = default;
+  // Closes the stream; on_end follows (no on_data after it returns on the io thread).
+  virtual void cancel() = 0;
+};
+
+class http_transport {
+ public:
+  // Fails with a message when the TLS material cannot be loaded.
+  static result<std::shared_ptr<http_transport>, std::string> create(
+      boost::asio::io_context& io, server_url url, tls_options tls, std::size_t max_idle = 16);
+  ~http_transport();
+  http_transport(const http_transport&) = delete;
+  http_transport& operator=(const http_transport&) = delete;
+
+  const server_url& url() const;
+  // Sends `req` on an idle connection or a new one.
+  void send(http_request req, http_handler done);
+  // Opens a streamed response on a connection of its own.
+  std::shared_ptr<http_stream> open_stream(http_request req, stream_callbacks cb);
+  // Replaces the client certificate for new connections (exec plugins that
+  // hand out certificates); the idle ones are dropped.
+  std::optional<std::string> set_client_certificate(std::string cert_pem, std::string key_pem);
+  // Drops idle connections (the active ones finish their exchange).
+  void close_idle();
+
+  struct impl;
+
+ private:
+  explicit http_transport(std::shared_ptr<impl> p);
+  std::shared_ptr<impl> impl_;
+};
+
+}  // namespace c5c3::k8s

@@ -1,0 +1,93 @@
+// An informer: list then watch one kind (optionally in one namespace, with
+// selectors), a local store keyed by namespace/name, add/update/delete
+// callbacks, periodic resync, has_synced. The watch resumes from the last
+// resourceVersion seen (bookmarks included) after a clean end or a cut
+// stream; on 410 Gone it lists again and turns the difference into events,
+// so no event is lost or delivered twice. Callbacks run one at a time, in
+// order, on an io_context thread; the store may be read from any thread.
+#pragma once
+
+#include "k8s/client/client.hpp"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+
+namespace c5c3::k8s {
+
+struct informer_handlers {
+  std::function<void(const object&)> on_add;
+  std::function<void(const object& old_obj, const object& new_obj)> on_update;
+  // The last state known (after a relist: the state before it vanished).
+  std::function<void(const object&)> on_delete;
+  // Each list or relist finished (the store now matches the server).
+  std::function<void()> on_synced;
+  // A list or watch failed; the informer retries with backoff.
+  std::function<void(const api_error&)> on_error;
+};
+
+struct informer_options {
+  std::string namespace_;  // "" : all namespaces (or a cluster-scoped kind)
+  std::string label_selector;
+  std::string field_selector;
+  std::chrono::milliseconds resync{0};  // 0: no resync; else on_update(obj, obj) for every object
+  std::chrono::milliseconds initial_backoff{200};
+  std::chrono::milliseconds max_backoff{30'000};
+  // Asked of the server per watch (it ends the watch then; the informer resumes).
+  int watch_timeout_seconds = 300;
+};
+
+class informer : public std::enable_shared_from_this<informer> {
+ public:
+  static std::shared_ptr<informer> create(std::shared_ptr<client> c, gvk kind, informer_options opts,
+                                          informer_handlers handlers);
+  ~informer();
+
+  void start();
+  // Ends the watch and timers; no callback runs after the stop completes on
+  // the io threads (callbacks already running finish).
+  void stop();
+
+  bool has_synced() const { return synced_.load(); }
+  std::optional<object> get(std::string_view ns, std::string_view name) const;
+  std::vector<object> list() const;
+  std::size_t size() const;
+  std::string last_resource_version() const;
+  const gvk& kind() const { return kind_; }
+
+  // Counters (tests, metrics): lists done, watches opened.
+  std::uint64_t lists() const { return lists_.load(); }
+  std::uint64_t watches() const { return watches_.load(); }
+
+  struct impl;
+
+ private:
+  informer(std::shared_ptr<client> c, gvk kind, informer_options opts, informer_handlers handlers);
+  void run_list();
+  void run_watch();
+  void on_list(result<object_list> r);
+  void on_event(const watch_event& ev);
+  void on_watch_end(result<bool> r);
+  void retry_later(const api_error& e, bool relist);
+  void resync();
+
+  std::shared_ptr<client> client_;
+  gvk kind_;
+  informer_options opts_;
+  informer_handlers handlers_;
+  std::shared_ptr<impl> impl_;  // strand and timers
+  mutable std::shared_mutex store_mu_;
+  std::map<object_key, object> store_;
+  std::string rv_;  // guarded by store_mu_
+  std::shared_ptr<watch_handle> watch_;
+  std::atomic<bool> synced_{false};
+  std::atomic<bool> stopped_{false};
+  std::atomic<std::uint64_t> lists_{0};
+  std::atomic<std::uint64_t> watches_{0};
+  std::uint64_t generation_ = 0;  // of the current watch; stale callbacks are dropped
+  int failures_ = 0;
+};
+
+}  // namespace c5c3::k8s

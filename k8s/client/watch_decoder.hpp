@@ -1,0 +1,32 @@
+// Incremental decoding of a watch stream: a sequence of JSON objects
+// ({"type":..., "object":...}) arriving in chunks whose boundaries fall
+// anywhere, newlines between them optional. Pure, no I/O.
+#pragma once
+
+#include "k8s/client/client.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace c5c3::k8s {
+
+class json_stream_splitter {
+ public:
+  // Appends `chunk`; returns the complete top-level JSON texts it finished.
+  // A byte outside an object that is not whitespace is an error.
+  std::vector<std::string> feed(std::string_view chunk, std::string* error = nullptr);
+  bool idle() const { return depth_ == 0 && current_.empty(); }
+
+ private:
+  std::string current_;
+  int depth_ = 0;
+  bool in_string_ = false;
+  bool escape_ = false;
+};
+
+// One watch event from its JSON text; nullopt (and `error`) when malformed or
+// of an unknown type. ERROR events carry the Status as the api_error.
+std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error = nullptr);
+
+}  // namespace c5c3::k8s

@@ -1,0 +1,127 @@
+#include "k8s/client/discovery.hpp"
+#include "k8s/client/observer.hpp"
+#include "k8s/client/watch_decoder.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace c5c3::k8s;
+
+BOOST_AUTO_TEST_SUITE(client_watch_decoder)
+
+namespace {
+const std::string stream =
+    R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"5"},"data":{"k":"brace } and \" quote {"}}})"
+    "\n"
+    R"({"type":"MODIFIED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"6"},"data":{"list":"[1,2]"}}})"
+    R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"9"}}})"
+    "\n"
+    R"j({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version: 5 (10)","reason":"Expired","code":410}})j"
+    "\n";
+}  // namespace
+
+// Every way of cutting the stream into two or three chunks gives the same events.
+BOOST_AUTO_TEST_CASE(events_survive_any_chunking) {
+  for (std::size_t cut1 = 0; cut1 <= stream.size(); cut1 += 7) {
+    for (std::size_t cut2 = cut1; cut2 <= stream.size(); cut2 += 13) {
+      json_stream_splitter s;
+      std::vector<std::string> texts;
+      for (auto part : {stream.substr(0, cut1), stream.substr(cut1, cut2 - cut1), stream.substr(cut2)}) {
+        std::string err;
+        for (auto& t : s.feed(part, &err)) texts.push_back(t);
+        BOOST_TEST(err.empty());
+      }
+      BOOST_TEST_REQUIRE(texts.size() == 4u);
+      BOOST_TEST(s.idle());
+    }
+  }
+  // Byte by byte.
+  json_stream_splitter s;
+  std::vector<watch_event> events;
+  for (char c : stream)
+    for (auto& t : s.feed(std::string_view(&c, 1))) {
+      auto ev = parse_watch_event(t);
+      BOOST_TEST_REQUIRE(ev.has_value());
+      events.push_back(*ev);
+    }
+  BOOST_TEST_REQUIRE(events.size() == 4u);
+  BOOST_TEST((events[0].type == watch_event_type::added));
+  BOOST_TEST(events[0].obj.get_string({"data", "k"}) == "brace } and \" quote {");
+  BOOST_TEST((events[1].type == watch_event_type::modified));
+  BOOST_TEST(events[1].obj.resource_version() == "6");
+  BOOST_TEST((events[2].type == watch_event_type::bookmark));
+  BOOST_TEST(events[2].obj.resource_version() == "9");
+  BOOST_TEST((events[3].type == watch_event_type::error));
+  BOOST_TEST(events[3].error.gone());
+  BOOST_TEST(events[3].error.code == 410);
+  BOOST_TEST(events[3].error.message == "too old resource version: 5 (10)");
+}
+
+BOOST_AUTO_TEST_CASE(malformed_events_are_reported) {
+  std::string err;
+  BOOST_TEST(!parse_watch_event(R"({"type":"WHATEVER","object":{}})", &err));
+  BOOST_TEST(err.find("WHATEVER") != std::string::npos);
+  BOOST_TEST(!parse_watch_event(R"({"type":"ADDED"})", &err));
+  BOOST_TEST(!parse_watch_event(R"({"type":"ADDED","object":{)", &err));
+  json_stream_splitter s;
+  auto out = s.feed("x{\"a\":1}", &err);
+  BOOST_TEST(out.size() == 1u);
+  BOOST_TEST(err.find("unexpected byte") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(api_resource_list_parsing) {
+  const char* body = R"({"kind":"APIResourceList","apiVersion":"v1","groupVersion":"c5c3.io/v1alpha1","resources":[
+    {"name":"rabbitmqvhosts","singularName":"rabbitmqvhost","namespaced":true,"kind":"RabbitMQVhost","verbs":["get","list","watch"],"shortNames":["rmqv"],"categories":["c5c3"]},
+    {"name":"rabbitmqvhosts/status","singularName":"","namespaced":true,"kind":"RabbitMQVhost","verbs":["get","patch","update"]},
+    {"name":"clusterthings","singularName":"clusterthing","namespaced":false,"kind":"ClusterThing","verbs":["get"]}]})";
+  auto rs = parse_api_resource_list(body);
+  BOOST_TEST_REQUIRE(rs.has_value());
+  BOOST_TEST_REQUIRE(rs->size() == 2u);
+  const auto& v = (*rs)[0];
+  BOOST_TEST(v.group == "c5c3.io");
+  BOOST_TEST(v.version == "v1alpha1");
+  BOOST_TEST(v.kind == "RabbitMQVhost");
+  BOOST_TEST(v.plural == "rabbitmqvhosts");
+  BOOST_TEST(v.namespaced);
+  BOOST_TEST(v.status_subresource);
+  BOOST_TEST(v.short_names.at(0) == "rmqv");
+  BOOST_TEST(v.verbs.size() == 3u);
+  BOOST_TEST(!(*rs)[1].namespaced);
+  BOOST_TEST(!(*rs)[1].status_subresource);
+
+  rest_mapper m;
+  m.set_group_version("c5c3.io", "v1alpha1", *rs);
+  BOOST_TEST(m.find(gvk{"c5c3.io", "v1alpha1", "RabbitMQVhost"})->plural == "rabbitmqvhosts");
+  BOOST_TEST(!m.find(gvk{"c5c3.io", "v1", "RabbitMQVhost"}));
+  BOOST_TEST(!m.find(gvk{"c5c3.io", "v1alpha1", "Other"}));
+  m.set_group_version("c5c3.io", "v1alpha1", {});
+  BOOST_TEST(!m.find(gvk{"c5c3.io", "v1alpha1", "RabbitMQVhost"}));
+
+  auto core = parse_group_versions(R"({"kind":"APIVersions","versions":["v1"]})");
+  BOOST_TEST_REQUIRE(core.has_value());
+  BOOST_TEST(core->size() == 1u);
+  BOOST_TEST((*core)[0].first == "");
+  auto groups = parse_group_versions(
+      R"({"kind":"APIGroupList","groups":[{"name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"}]},{"name":"c5c3.io","versions":[{"version":"v1alpha1"},{"version":"v1beta1"}]}]})");
+  BOOST_TEST_REQUIRE(groups.has_value());
+  BOOST_TEST(groups->size() == 3u);
+  BOOST_TEST((*groups)[2].second == "v1beta1");
+}
+
+BOOST_AUTO_TEST_CASE(request_counters_count_and_bucket) {
+  request_counters c;
+  c.on_request({"GET", "200", "h:1", std::chrono::milliseconds(3)});
+  c.on_request({"GET", "200", "h:1", std::chrono::milliseconds(300)});
+  c.on_request({"POST", "409", "h:1", std::chrono::seconds(40)});
+  c.on_retry("GET", "503");
+  BOOST_TEST(c.requests("GET", "200") == 2u);
+  BOOST_TEST(c.requests("POST", "409") == 1u);
+  BOOST_TEST(c.requests_total() == 3u);
+  BOOST_TEST(c.retries() == 1u);
+  auto h = c.latency_histogram();
+  BOOST_TEST(h[0] == 1u);   // <= 5ms
+  BOOST_TEST(h[4] == 2u);   // <= 0.5s
+  BOOST_TEST(h[10] == 2u);  // <= 30s
+  BOOST_TEST(h[11] == 3u);  // +Inf
+}
+
+BOOST_AUTO_TEST_SUITE_END()

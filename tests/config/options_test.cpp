@@ -1,0 +1,93 @@
+#include "config/options.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+
+using namespace c5c3::config;
+
+namespace {
+env_lookup fake_env(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const std::string& k) -> std::optional<std::string> {
+    auto it = vars.find(k);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(config_options)
+
+BOOST_AUTO_TEST_CASE(defaults) {
+  auto o = parse_operator_options({}, fake_env({}));
+  BOOST_TEST_REQUIRE(o.ok());
+  BOOST_TEST(o->metrics_bind_address.port == 8080);
+  BOOST_TEST(o->metrics_bind_address.host == "");
+  BOOST_TEST(o->health_probe_bind_address.port == 8081);
+  BOOST_TEST(o->max_concurrent_reconciles == 1);
+  BOOST_TEST((o->level == log_level::info));
+  BOOST_TEST(!o->embedded);
+  BOOST_TEST(!o->help);
+}
+
+BOOST_AUTO_TEST_CASE(flags_in_both_forms_and_env_fallback) {
+  auto o = parse_operator_options(
+      {"--kubeconfig", "/k", "--context=dev", "--namespace", "ops", "--metrics-bind-address=127.0.0.1:9090",
+       "--health-probe-bind-address", "[::1]:9091", "--max-concurrent-reconciles=4", "-v", "3", "--embedded"},
+      fake_env({{"C5C3_MAX_CONCURRENT_RECONCILES", "9"}, {"C5C3_LOG_LEVEL", "error"}, {"POD_NAMESPACE", "env-ns"}}));
+  BOOST_TEST_REQUIRE(o.ok(), (o.ok() ? "" : o.error()));
+  BOOST_TEST(o->kubeconfig == "/k");
+  BOOST_TEST(o->context == "dev");
+  BOOST_TEST(o->namespace_ == "ops");  // flag beats env
+  BOOST_TEST(o->metrics_bind_address.host == "127.0.0.1");
+  BOOST_TEST(o->metrics_bind_address.port == 9090);
+  BOOST_TEST(o->health_probe_bind_address.host == "::1");
+  BOOST_TEST(o->max_concurrent_reconciles == 4);
+  BOOST_TEST(o->verbosity == 3);
+  BOOST_TEST(o->embedded);
+  auto e = parse_operator_options({"--embedded=false", "--metrics-bind-address=0"},
+                                  fake_env({{"C5C3_EMBEDDED", "true"}, {"C5C3_LOG_LEVEL", "warning"}}));
+  BOOST_TEST_REQUIRE(e.ok());
+  BOOST_TEST(!e->embedded);
+  BOOST_TEST(e->metrics_bind_address.disabled);
+  BOOST_TEST((e->level == log_level::warn));
+  auto h = parse_operator_options({"-h"}, fake_env({}));
+  BOOST_TEST(h->help);
+  BOOST_TEST(operator_usage("c5c3-operator").find("--max-concurrent-reconciles") != std::string::npos);
+}
+
+struct bad_case {
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  const char* expect;
+};
+
+BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
+  const bad_case cases[] = {
+      {{"--max-concurrent-reconciles=0"}, {}, "invalid value \"0\" for flag --max-concurrent-reconciles: must be an integer from 1 to 10000"},
+      {{"--max-concurrent-reconciles", "lots"}, {}, "invalid value \"lots\" for flag --max-concurrent-reconciles"},
+      {{}, {{"C5C3_MAX_CONCURRENT_RECONCILES", "-2"}}, "invalid value \"-2\" for environment variable C5C3_MAX_CONCURRENT_RECONCILES"},
+      {{"--metrics-bind-address=8080"}, {}, "invalid value \"8080\" for flag --metrics-bind-address: must be host:port, :port or 0"},
+      {{"--health-probe-bind-address=:70000"}, {}, "the port must be a number from 0 to 65535"},
+      {{"--health-probe-bind-address=::1:80"}, {}, "an IPv6 address must be in brackets"},
+      {{"--log-level=loud"}, {}, "invalid value \"loud\" for flag --log-level: must be one of debug, info, warn, error"},
+      {{"-v=11"}, {}, "invalid value \"11\" for flag -v: must be an integer from 0 to 10"},
+      {{"--embedded=maybe"}, {}, "invalid value \"maybe\" for flag --embedded: must be true or false"},
+      {{"--frobnicate"}, {}, "unknown flag: --frobnicate"},
+      {{"stray"}, {}, "unexpected argument \"stray\""},
+      {{"--context"}, {}, "flag needs an argument: --context"},
+  };
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.expect) {
+      auto o = parse_operator_options(c.args, fake_env(c.env));
+      BOOST_TEST_REQUIRE(!o.ok());
+      BOOST_TEST(o.error().find(c.expect) != std::string::npos, o.error());
+    }
+  }
+  // Several problems: one line each.
+  auto many = parse_operator_options({"--log-level=x", "--max-concurrent-reconciles=y"}, fake_env({}));
+  BOOST_TEST_REQUIRE(!many.ok());
+  BOOST_TEST(std::count(many.error().begin(), many.error().end(), '\n') == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -338,7 +338,7 @@ class compiler {
                                     "messageExpression compilation failed: " + perr));
           continue;
         }
-        auto mchk = cel::check(*c.message_program, n, root, correlatable);
+        auto mchk = cel::check(*c.message_program, n, root, correlatable, /*want_string=*/true);
         if (!mchk.error.empty()) {
           errors_.push_back(invalid(rpath + ".messageExpression", go_quote(c.message_expression),
                                     "messageExpression compilation failed: " + mchk.error));

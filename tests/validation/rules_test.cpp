@@ -179,6 +179,16 @@ BOOST_AUTO_TEST_CASE(compile_refuses_what_the_subset_cannot_run) {
       {"self.a.startsWith()", "found no matching overload for 'startsWith'"},
       {"self.a.matches('[')", "invalid regular expression"},
       {"self.l[0].x == 1", "does not support field selection"},
+      {"self.a + 1 == 'x'", "found no matching overload for '_+_' applied to '(string, int)'"},
+      {"self.a == 1", "found no matching overload for '_==_' applied to '(string, int)'"},
+      {"self.a", "rule must evaluate to a bool, not string"},
+      {"duration(self.l) > duration('1s')", "found no matching overload for 'duration' applied to '(list)'"},
+      {"self.a.all(x, true)", "found no matching overload for 'all' applied to 'string'"},
+      {"self.l.all(x, x)", "the predicate of 'all' must be a bool, not string"},
+      {"self.a.startsWith(1)", "found no matching overload for 'startsWith' applied to 'string.(int)'"},
+      {"size(self.l) > 1 && self.l.exists(x, x.startsWith('a')) && self.l.map(x, x + '!').size() > 0", ""},
+      {"self.a in self.l && !(self.a in ['x', 'y'])", ""},
+      {"has(self.a) ? self.a.size() > 0 : true", ""},
   };
   for (auto& c : cases) {
     auto got = compile_error(wrap(c.rule));
@@ -198,6 +208,11 @@ properties:
     items: {type: string, x-kubernetes-validations: [{rule: "self == oldSelf"}]}
 )y");
   BOOST_TEST(got.find("oldSelf cannot be used on the uncorrelatable portion of the schema") != std::string::npos, got);
+  BOOST_TEST(compile_error(R"y(
+type: object
+properties:
+  a: {type: string, x-kubernetes-validations: [{rule: "self != ''", messageExpression: "size(self)"}]}
+)y").find("messageExpression must evaluate to a string, not int") != std::string::npos);
   BOOST_TEST(compile_error(R"y(
 type: object
 properties:

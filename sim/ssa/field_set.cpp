@@ -256,19 +256,24 @@ field_set field_set::intersection(const field_set& o) const {
   return out;
 }
 
+void field_set::erase_prefix(field_set& node, const path& prefix, std::size_t i) {
+  const path_element& pe = prefix[i];
+  if (i + 1 == prefix.size()) {
+    node.members_.erase(pe);
+    node.children_.erase(pe);
+    return;
+  }
+  auto it = node.children_.find(pe);
+  if (it == node.children_.end()) return;
+  erase_prefix(it->second, prefix, i + 1);
+  if (it->second.empty()) node.children_.erase(it);
+}
+
 field_set field_set::without_prefix(const path& prefix) const {
   if (prefix.empty()) return {};
   field_set out = *this;
-  field_set* cur = &out;
-  for (std::size_t i = 0; i + 1 < prefix.size(); ++i) {
-    auto it = cur->children_.find(prefix[i]);
-    if (it == cur->children_.end()) return out;
-    cur = &it->second;
-  }
-  cur->members_.erase(prefix.back());
-  cur->children_.erase(prefix.back());
-  // Drop children left empty along the way.
-  return out.difference(field_set{});
+  erase_prefix(out, prefix, 0);
+  return out;
 }
 
 void field_set::for_each_prefixed(path& prefix, const std::function<void(const path&)>& f) const {

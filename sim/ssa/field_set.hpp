@@ -92,6 +92,7 @@ class field_set {
 
  private:
   void for_each_prefixed(path& prefix, const std::function<void(const path&)>& f) const;
+  static void erase_prefix(field_set& node, const path& prefix, std::size_t i);
   std::set<path_element> members_;
   std::map<path_element, field_set> children_;
 };

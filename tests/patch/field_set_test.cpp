@@ -1,4 +1,5 @@
 // Field paths, field sets and the FieldsV1 encoding of managedFields.
+#include "sim/ssa/builtin_schemas.hpp"
 #include "sim/ssa/field_set.hpp"
 #include "sim/ssa/schema.hpp"
 #include "sim/ssa/typed_value.hpp"
@@ -88,6 +89,10 @@ BOOST_AUTO_TEST_CASE(set_algebra) {
   BOOST_TEST(!a.has_prefix({f("y")}));
   BOOST_TEST(a.without_prefix({f("m")}).to_fields_v1_string() == R"({"f:x":{}})");
   BOOST_TEST(!field_set::from_fields_v1(*parse_json(R"({"q:x":{}})")));
+  field_set deep;
+  deep.insert({f("a"), f("b"), f("c")});
+  deep.insert({f("z")});
+  BOOST_TEST(deep.without_prefix({f("a"), f("b"), f("c")}).to_fields_v1_string() == R"({"f:z":{}})");
 }
 
 BOOST_AUTO_TEST_CASE(value_order_numbers_before_strings) {
@@ -125,6 +130,19 @@ BOOST_AUTO_TEST_CASE(to_field_set_follows_the_schema) {
              R"("f:spec":{"f:args":{},"f:empty":{},"f:env":{"f:E":{}},"f:replicas":{},)"
              R"("f:selector":{},"f:tags":{"v:\"t1\"":{},"v:\"t2\"":{}}},)"
              R"("f:status":{"f:conditions":{"k:{\"type\":\"Ready\"}":{".":{},"f:status":{},"f:type":{}}}}})");
+}
+
+BOOST_AUTO_TEST_CASE(builtin_merge_keys_in_field_sets) {
+  auto sa = builtin_schema("v1", "ServiceAccount");
+  BOOST_TEST_REQUIRE(sa.has_value());
+  auto v = parse_json(R"({"metadata":{"finalizers":["x"],"ownerReferences":[{"uid":"u1","name":"o"}]},
+      "secrets":[{"name":"s1"}],"imagePullSecrets":[{"name":"p"}]})");
+  std::string err;
+  BOOST_TEST(to_field_set(*v, sa->root, &err).to_fields_v1_string() ==
+             R"({"f:imagePullSecrets":{},"f:metadata":{"f:finalizers":{"v:\"x\"":{}},)"
+             R"("f:ownerReferences":{"k:{\"uid\":\"u1\"}":{".":{},"f:name":{},"f:uid":{}}}},)"
+             R"("f:secrets":{"k:{\"name\":\"s1\"}":{".":{},"f:name":{}}}})");
+  BOOST_TEST(err.empty());
 }
 
 BOOST_AUTO_TEST_CASE(deduced_schema_marks_every_object_key) {

@@ -1,0 +1,95 @@
+// The simulated world's driver: level-triggered passes over every simulated
+// kind through a small synchronous API (world_api). Each pass gathers each
+// object's snapshot, runs its pure step, writes what the step returns, runs
+// the broker calls and the key-value writes, and answers when to come back.
+//
+// Wiring to a Kubernetes client (`c5c3-sim world --kubeconfig FILE`): implement
+// world_api over k8s/client (blocking on its callbacks from the driver's own
+// thread), install the CRDs of sim/crds when the kinds are not served, and call
+// pass() on every watch event of the kinds in simulated_kinds() (and of
+// Secrets) and when next_pass elapses.
+#pragma once
+
+#include "sim/world/broker.hpp"
+#include "sim/world/cluster_operator.hpp"
+#include "sim/world/kv_store.hpp"
+#include "sim/world/world_object.hpp"
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <tuple>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace c5c3::sim::world {
+
+// What the driver needs of an API server.
+class world_api {
+ public:
+  virtual ~world_api() = default;
+  // Every object of `kind` ("" namespace: all namespaces, or cluster-scoped).
+  virtual std::vector<k8s::object> list(const k8s::gvk& kind) = 0;
+  // The object, or an empty object when it does not exist.
+  virtual k8s::object get(const k8s::gvk& kind, std::string_view ns, std::string_view name) = 0;
+  // Sends `w`; answers the object the server stored (empty when it is gone,
+  // e.g. its last finalizer was removed) or the error text.
+  struct write_result {
+    k8s::object obj;
+    std::optional<std::string> error;
+  };
+  virtual write_result write(const object_write& w) = 0;
+};
+
+// The kinds the world simulates.
+const std::vector<k8s::gvk>& simulated_kinds();
+k8s::gvk secret_kind();
+
+struct world_options {
+  // Where every RabbitmqCluster's vhosts, users and permissions go (a
+  // memory_broker, or a management_broker for a real RabbitMQ).
+  std::shared_ptr<broker> rabbitmq;
+  // With a real broker: the address and administrator reported as every
+  // cluster's default user.
+  std::optional<real_broker_endpoint> real_broker;
+  // The key-value store standing in for OpenBao.
+  std::shared_ptr<kv_store> openbao;
+  std::function<k8s::time_point()> clock = [] { return k8s::clock::now(); };
+  random_source random = system_random();
+  // Reports a failed write or broker call (never carrying a secret).
+  std::function<void(const std::string&)> log;
+};
+
+struct pass_result {
+  std::size_t writes = 0;       // API writes made
+  std::size_t write_errors = 0;
+  std::size_t broker_calls = 0;
+  // The earliest time a step asked to come back (none: only on a change).
+  std::optional<k8s::time_point> next_pass;
+};
+
+class world {
+ public:
+  world(world_api& api, world_options opts);
+  pass_result pass();
+
+ private:
+  // The objects the server answered to this step's earlier writes, so later
+  // writes to the same object go on its newest resourceVersion.
+  using answered = std::map<std::tuple<std::string, std::string, std::string>, k8s::object>;
+  // Whether every write succeeded.
+  bool write_all(const std::vector<object_write>& ws, pass_result& r, answered& latest);
+  void come_back(pass_result& r, std::chrono::nanoseconds after);
+  void clusters(pass_result& r);
+  void topology(pass_result& r);
+  void secret_stores(pass_result& r);
+  void push_secrets(pass_result& r);
+
+  world_api& api_;
+  world_options opts_;
+  k8s::time_point now_;
+};
+
+}  // namespace c5c3::sim::world

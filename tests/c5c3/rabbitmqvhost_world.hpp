@@ -7,6 +7,9 @@
 #include "actors/c5c3/scaffold/order_secret.hpp"
 #include "tests/c5c3/snapshots.hpp"
 
+#include "actors/c5c3/rabbitmqvhost/delivery.hpp"
+#include "actors/c5c3/scaffold/crypto.hpp"
+
 #include <fmt/format.h>
 
 namespace c5c3::test {
@@ -65,6 +68,41 @@ inline std::string live_status(std::int64_t gen, std::string_view last_rotation 
                               gen, gen, last_rotation);
   if (prev) s += fmt::format(R"(,"previousPasswordGeneration":{},"previousPasswordDeleteAt":"{}")", prev, delete_at);
   return s + "}";
+}
+
+// The delivery side of a converged order on the management cluster.
+inline const std::string in_cluster_host = "openstack-rabbitmq.openstack.svc";
+inline const std::string password = "password-of-generation-1";
+inline const std::string url = "rabbit://orders-32606a5f-v1:password-of-generation-1@openstack-rabbitmq.openstack.svc:5672/"
+                        "orders-32606a5f";
+
+inline std::map<std::string, std::string> six_keys(const std::string& u = url, const std::string& host = in_cluster_host,
+                                            const std::string& port = "5672", const std::string& pw = password) {
+  return {{"transport_url", u}, {"host", host},   {"port", port},
+          {"username", "orders-32606a5f-v1"}, {"password", pw}, {"vhost", "orders-32606a5f"}};
+}
+
+inline object source_secret(const std::map<std::string, std::string>& data = six_keys()) {
+  return labelled(make_secret("openstack", names().source_secret(), data), order_ref_mgmt());
+}
+
+inline object push_secret(std::string_view hash, std::string_view before, std::string_view synced) {
+  auto b = vhost::build_push_secret(names().push_secret(), "openstack", names().source_secret(),
+                                    names().remote_key("openstack"), {"SecretStore", "openbao-tenant-store", true})
+               .edit();
+  b.set_annotation("c5c3.io/rabbitmqvhost-push-hash", hash);
+  b.set_annotation("c5c3.io/rabbitmqvhost-push-synced-before", before);
+  b.set_string({"status", "syncedResourceVersion"}, synced);
+  auto o = with_condition(std::move(b).freeze(), "Ready", true);
+  return labelled(o, order_ref_mgmt());
+}
+
+inline object fresh_push() { return push_secret(orders::sha256_hex(url), "1-a", "2-b"); }
+
+inline object delivered_secret(const std::map<std::string, std::string>& data = six_keys(), std::string_view uid = "uid-order") {
+  return controlled_by(make_secret("tenant-a", "orders-credentials", data,
+                                   {{"c5c3.io/rabbitmqvhost-name", "orders"}, {"c5c3.io/rabbitmqvhost-namespace", "tenant-a"}}),
+                       uid);
 }
 
 }  // namespace c5c3::test

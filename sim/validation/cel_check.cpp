@@ -1,7 +1,7 @@
 #include "sim/validation/cel_check.hpp"
 
 #include "sim/validation/cel_value.hpp"
-#include "sim/validation/regex.hpp"
+#include "sim/validation/re2.hpp"
 #include "sim/validation/schema.hpp"
 
 #include <map>
@@ -271,11 +271,8 @@ class checker {
     if (e.name == "matches") {
       const expr& pat = *e.args.back();
       if (pat.kind == expr_kind::literal && pat.lit.kind == literal_kind::string) {
-        try {
-          std::regex re(pat.lit.s, std::regex::ECMAScript);
-        } catch (const std::regex_error&) {
-          fail(pat.offset, "invalid regular expression: " + pat.lit.s);
-        }
+        std::string err;
+        if (!re2_pattern::compile(pat.lit.s, &err)) fail(pat.offset, "invalid regular expression: " + err);
       }
     }
     return *r;

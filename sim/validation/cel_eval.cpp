@@ -1,6 +1,6 @@
 #include "sim/validation/cel_eval.hpp"
 
-#include "sim/validation/regex.hpp"
+#include "sim/validation/re2.hpp"
 
 #include "k8s/time.hpp"
 
@@ -13,33 +13,16 @@
 
 namespace c5c3::sim::validation::cel {
 
-std::regex compile_re2(const std::string& pattern) {
-  std::string p = pattern;
-  auto flags = std::regex::ECMAScript;
-  if (p.rfind("(?i)", 0) == 0) {
-    p = p.substr(4);
-    flags |= std::regex::icase;
-  }
-  std::string out;
-  for (std::size_t k = 0; k < p.size(); ++k) {
-    if (p[k] == '\\' && k + 1 < p.size()) {
-      if (p[k + 1] == 'A') { out += '^'; ++k; continue; }
-      if (p[k + 1] == 'z') { out += '$'; ++k; continue; }
-      out += p[k];
-      out += p[++k];
-      continue;
-    }
-    out += p[k];
-  }
-  return std::regex(out, flags);
-}
-
 namespace {
 
-const std::regex& cached_regex(const std::string& pattern) {
-  thread_local std::map<std::string, std::regex> cache;
+// Compiled patterns of matches(), per thread; nullopt for one that does not compile.
+const std::optional<re2_pattern>& cached_regex(const std::string& pattern) {
+  thread_local std::map<std::string, std::optional<re2_pattern>> cache;
   auto it = cache.find(pattern);
-  if (it == cache.end()) it = cache.emplace(pattern, compile_re2(pattern)).first;
+  if (it == cache.end()) {
+    if (cache.size() > 1024) cache.clear();
+    it = cache.emplace(pattern, re2_pattern::compile(pattern)).first;
+  }
   return it->second;
 }
 
@@ -489,11 +472,9 @@ class evaluator {
       if (n == "startsWith") return value::boolean(s.rfind(p, 0) == 0);
       if (n == "endsWith") return value::boolean(s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0);
       if (n == "contains") return value::boolean(s.find(p) != std::string::npos);
-      try {
-        return value::boolean(std::regex_search(s, cached_regex(p)));
-      } catch (const std::regex_error&) {
-        return value::error("invalid regular expression: " + p);
-      }
+      auto& re = cached_regex(p);
+      if (!re) return value::error("invalid regular expression: " + p);
+      return value::boolean(re->search(s));
     }
     if (n == "lowerAscii" || n == "upperAscii") {
       if (t.kind != value_kind::string) return no_overload();

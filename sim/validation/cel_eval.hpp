@@ -6,16 +6,10 @@
 #include "sim/validation/cel_ast.hpp"
 #include "sim/validation/cel_value.hpp"
 
-#include "sim/validation/regex.hpp"
-
 #include <string>
 
 namespace c5c3::sim::validation::cel {
 
 value evaluate(const expr& e, const value& self, const value* old_self);
-
-// RE2 syntax as std::regex (ECMAScript) reads it: (?i) and \A, \z are mapped;
-// throws std::regex_error when the pattern does not compile.
-std::regex compile_re2(const std::string& pattern);
 
 }  // namespace c5c3::sim::validation::cel

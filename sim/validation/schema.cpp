@@ -5,7 +5,7 @@
 #include "sim/validation/cel_check.hpp"
 #include "sim/validation/cel_eval.hpp"
 #include "sim/validation/go_format.hpp"
-#include "sim/validation/regex.hpp"
+#include "sim/validation/re2.hpp"
 #include "sim/validation/validation.hpp"
 
 #include <algorithm>
@@ -120,12 +120,12 @@ class compiler {
         errors_.push_back(invalid(path + ".pattern", go_json(*p), "must be a string"));
       } else {
         n.pattern = std::string(k8s::as_string_view(*p));
-        try {
-          n.pattern_re = std::make_shared<compiled_pattern>(compiled_pattern{cel::compile_re2(n.pattern)});
-        } catch (const std::regex_error& e) {
+        std::string err;
+        if (auto re = re2_pattern::compile(n.pattern, &err))
+          n.pattern_re = std::make_shared<compiled_pattern>(compiled_pattern{std::move(*re)});
+        else
           errors_.push_back(invalid(path + ".pattern", go_quote(n.pattern),
-                                    std::string("must be a valid regular expression, but isn't: ") + e.what()));
-        }
+                                    "must be a valid regular expression, but isn't: " + err));
       }
     }
     if (auto* e = k8s::member(j, "enum")) {

@@ -10,9 +10,10 @@
 #include "sim/validation/cel_eval.hpp"
 #include "sim/validation/cel_value.hpp"
 #include "sim/validation/go_format.hpp"
-#include "sim/validation/regex.hpp"
+#include "sim/validation/re2.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <set>
 
@@ -58,17 +59,25 @@ std::int64_t code_points(std::string_view s) {
   return n;
 }
 
+const re2_pattern& format_pattern(const char* source) {
+  // Patterns of fixed text, compiled once per thread.
+  thread_local std::map<const char*, re2_pattern> cache;
+  auto it = cache.find(source);
+  if (it == cache.end()) it = cache.emplace(source, *re2_pattern::compile(source)).first;
+  return it->second;
+}
+
 bool valid_format(const std::string& format, const std::string& s) {
-  static const std::regex uuid("^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$");
-  static const std::regex ipv4("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$");
-  static const std::regex date("^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
-  static const std::regex base64("^[A-Za-z0-9+/]*={0,2}$");
   if (format == "date-time") return k8s::parse_rfc3339(s).has_value();
-  if (format == "date") return std::regex_match(s, date) && k8s::parse_rfc3339(s + "T00:00:00Z").has_value();
-  if (format == "uuid") return std::regex_match(s, uuid);
-  if (format == "ipv4") return std::regex_match(s, ipv4);
-  if (format == "ipv6") return s.find(':') != std::string::npos && s.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
-  if (format == "byte") return s.size() % 4 == 0 && std::regex_match(s, base64);
+  if (format == "date")
+    return format_pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$").search(s) && k8s::parse_rfc3339(s + "T00:00:00Z").has_value();
+  if (format == "uuid")
+    return format_pattern("^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$").search(s);
+  if (format == "ipv4")
+    return format_pattern("^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$").search(s);
+  if (format == "ipv6")
+    return s.find(':') != std::string::npos && s.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
+  if (format == "byte") return s.size() % 4 == 0 && format_pattern("^[A-Za-z0-9+/]*={0,2}$").search(s);
   if (format == "duration") return k8s::parse_go_duration(s).has_value();
   return true;  // formats kube does not check, or this emulator does not know
 }
@@ -137,7 +146,7 @@ class openapi_walker {
         add(too_long(field_of(name), *n.max_length));
       } else if (n.min_length && len < *n.min_length) {
         add(invalid(field_of(name), render(v), in + " should be at least " + std::to_string(*n.min_length) + " chars long"));
-      } else if (n.pattern_re && !std::regex_search(s, n.pattern_re->re)) {
+      } else if (n.pattern_re && !n.pattern_re->re.search(s)) {
         add(invalid(field_of(name), render(v), in + " should match '" + n.pattern + "'"));
       }
       bool string_typed = types.empty() || std::find(types.begin(), types.end(), "string") != types.end();

@@ -130,12 +130,11 @@ std::string last_applied_value(const json_value& config) {
   json_document copy = k8s::copy_document(config);
   json_value* meta = k8s::member(copy, "metadata");
   if (json_value* ann = meta ? k8s::member(*meta, "annotations") : nullptr) {
-    k8s::remove_member(*ann, kLastApplied);
-    if (ann->MemberCount() == 0) k8s::remove_member(*meta, "annotations");
+    k8s::remove_member(*ann, kLastApplied);  // an emptied map stays, as {}
   }
   std::string out;
   sorted_json(copy, out);
-  return out;
+  return out + "\n";  // json.Encoder ends what it writes with a newline
 }
 
 }  // namespace
@@ -224,9 +223,10 @@ field_set last_applied_fields(const json_value& live, const schema_ptr& root,
   if (!doc || !doc->IsObject()) return {};
   std::string err;
   field_set fs = to_field_set(*doc, root, &err);
-  // Only fields whose live value still is the last-applied one.
-  comparison c = compare(&live, &*doc, root);
-  return filter(fs.difference(c.modified), ignored);
+  // Only fields whose live value still is the last-applied one: those
+  // different, added or missing in the live object are not taken over.
+  comparison c = compare(&*doc, &live, root);
+  return filter(fs.difference(c.modified).difference(c.added).difference(c.removed), ignored);
 }
 
 }  // namespace

@@ -345,10 +345,20 @@ BOOST_AUTO_TEST_CASE(kubectl_takes_over_fields_of_client_side_apply) {
   BOOST_TEST(data_of(ok.object) == R"({"key":"b","other":"z"})");
   BOOST_TEST(c5c3::k8s::get_string(ok.object, {"metadata", "annotations",
                                                "kubectl.kubernetes.io/last-applied-configuration"}) ==
-             R"({"apiVersion":"v1","data":{"key":"b"},"kind":"ConfigMap","metadata":{"name":"c","namespace":"d"}})");
+             "{\"apiVersion\":\"v1\",\"data\":{\"key\":\"b\"},\"kind\":\"ConfigMap\","
+             "\"metadata\":{\"name\":\"c\",\"namespace\":\"d\"}}\n");
   auto bad = apply(&live.object, parse(cm(R"({"key":"b","other":"y"})")), opts("kubectl", T1));
   BOOST_TEST(bad.message ==
              "Apply failed with 1 conflict: conflict with \"kubectl-client-side-apply\" using v1: .data.other");
+  // A field whose live value no longer is the last-applied one is not taken.
+  auto drifted = parse(to_json(live.object));
+  drifted["data"]["key"].SetString("drift", drifted.GetAllocator());
+  auto d = apply(&drifted, parse(cm(R"({"key":"b"})")), opts("kubectl", T1));
+  BOOST_TEST(d.message ==
+             "Apply failed with 1 conflict: conflict with \"kubectl-client-side-apply\" using v1: .data.key");
+  // Other managers never take over by the annotation.
+  auto other = apply(&live.object, parse(cm(R"({"key":"b"})")), opts("helm", T1));
+  BOOST_TEST(other.code == 409);
 }
 
 BOOST_AUTO_TEST_CASE(ignored_fields_are_neither_merged_nor_owned) {

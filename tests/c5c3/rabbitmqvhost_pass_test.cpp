@@ -223,6 +223,17 @@ BOOST_AUTO_TEST_CASE(a_deleting_order_tears_down_without_consulting_the_assignme
   BOOST_TEST(plan.writes.size() == 7u);  // PushSecret, Permission, User, Vhost, password, source, delivered
   BOOST_TEST(!plan.release_finalizer);
   BOOST_TEST((plan.requeue == orders::requeue(10s)));
+  BOOST_TEST_CONTEXT("items listed without apiVersion and kind are deleted by kind") {
+    world bare = w;
+    for (auto& u : bare.users) {
+      auto b = u.edit();
+      b.remove({"apiVersion"});
+      b.remove({"kind"});
+      u = std::move(b).freeze();
+    }
+    auto p = bare.plan();
+    BOOST_TEST(p.writes[2].describe() == "delete User openstack/orders-32606a5f-vhost-user-v1");
+  }
   w.cp.reset();
   auto gone = w.plan();
   BOOST_TEST(gone.release_finalizer);

@@ -37,6 +37,27 @@ BOOST_AUTO_TEST_CASE(sweep_order_list_deletes_owned_items_first_selected_first) 
   }
 }
 
+BOOST_AUTO_TEST_CASE(sweep_order_lists_runs_each_kind_in_turn) {
+  std::vector<object> pushes{labelled(make_object("external-secrets.io/v1alpha1", "PushSecret", "openstack",
+                                                  prefix() + "backup"),
+                                      ref())};
+  std::vector<object> secrets{labelled(make_secret("openstack", prefix() + "source", {}), ref())};
+  auto swept = orders::sweep_order_lists(ref(), {{&pushes, {}}, {&secrets, {}}});
+  BOOST_TEST(describe(swept.writes) ==
+                 (std::vector<std::string>{"delete PushSecret openstack/" + prefix() + "backup",
+                                           "delete Secret openstack/" + prefix() + "source"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(swept.count == 2);
+}
+
+BOOST_AUTO_TEST_CASE(typed_items_fill_in_what_a_list_response_leaves_out) {
+  auto bare = parse(R"({"metadata":{"name":"x","namespace":"openstack"}})");
+  auto typed = orders::typed_items({bare, make_object("v1", "ConfigMap", "openstack", "y")}, "v1", "Secret");
+  BOOST_TEST(typed[0].kind() == "Secret");
+  BOOST_TEST(typed[0].api_version() == "v1");
+  BOOST_TEST(typed[1].kind() == "ConfigMap");
+}
+
 BOOST_AUTO_TEST_CASE(sweep_delivered_secret_only_when_the_order_controls_it) {
   auto mine = controlled_by(make_secret("tenant-a", "orders-credentials", {}), "uid-order");
   auto theirs = controlled_by(make_secret("tenant-a", "orders-credentials", {}), "uid-other");

@@ -3,6 +3,7 @@
 #include "actors/c5c3/rabbitmqvhost/messaging_gate.hpp"
 #include "actors/c5c3/rabbitmqvhost/teardown.hpp"
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
+#include "actors/c5c3/scaffold/teardown.hpp"
 
 namespace c5c3::c5c3::rabbitmqvhost {
 namespace {
@@ -24,7 +25,20 @@ void finish_status(pass_plan& p, const k8s::object& order, const vhost_order& o,
 
 }  // namespace
 
-pass_plan plan_pass(const pass_snapshot& s) {
+pass_plan plan_pass(const pass_snapshot& given) {
+  // List items may come without apiVersion and kind; every write names both.
+  pass_snapshot s = given;
+  s.vhosts = typed_items(given.vhosts, "rabbitmq.com/v1beta1", "Vhost");
+  s.users = typed_items(given.users, "rabbitmq.com/v1beta1", "User");
+  s.permissions = typed_items(given.permissions, "rabbitmq.com/v1beta1", "Permission");
+  s.secrets = typed_items(given.secrets, "v1", "Secret");
+  s.push_secrets = typed_items(given.push_secrets, "external-secrets.io/v1alpha1", "PushSecret");
+  std::optional<k8s::object> delivered;
+  if (given.delivered_secret && *given.delivered_secret) {
+    delivered = typed_items({*given.delivered_secret}, "v1", "Secret").front();
+    s.delivered_secret = &*delivered;
+  }
+
   const k8s::object& order = *s.order;
   const vhost_order o = make_vhost_order(order, s.cluster);
   vhost_names n(o.ref);

@@ -5,10 +5,7 @@ namespace c5c3::c5c3::rabbitmqvhost {
 sweep_result sweep_rabbitmq_vhost_children(const teardown_snapshot& s) {
   const vhost_order& o = *s.order;
   vhost_names n(o.ref);
-  sweep_result out;
-  out.append(sweep_order_list(o.ref, s.push_secrets));
-  out.append(sweep_order_list(o.ref, s.permissions));
-  out.append(sweep_order_list(o.ref, s.users));
+  sweep_result out = sweep_order_lists(o.ref, {{&s.push_secrets, {}}, {&s.permissions, {}}, {&s.users, {}}});
 
   // The topology operator reads the policy off the Vhost it deletes.
   const std::string want = o.spec.topology_deletion_policy();
@@ -16,7 +13,8 @@ sweep_result sweep_rabbitmq_vhost_children(const teardown_snapshot& s) {
   for (auto& vhost : s.vhosts) {
     if (!owns_order_child(vhost, o.ref) || vhost.terminating()) continue;
     if (vhost.get_string({"spec", "deletionPolicy"}) == want) continue;
-    k8s::object_builder patch(vhost.api_version(), vhost.kind(), vhost.namespace_(), vhost.name());
+    k8s::object_builder patch("rabbitmq.com/v1beta1", "Vhost", std::string(vhost.namespace_()),
+                              std::string(vhost.name()));
     patch.set_string({"spec", "deletionPolicy"}, want);
     out.writes.push_back(make_merge_patch(std::move(patch).freeze()));
   }

@@ -21,6 +21,29 @@ sweep_result sweep_order_list(const order_ref& o, const std::vector<k8s::object>
   return out;
 }
 
+sweep_result sweep_order_lists(const order_ref& o, const std::vector<order_sweep>& sweeps) {
+  sweep_result out;
+  for (auto& sw : sweeps)
+    if (sw.items) out.append(sweep_order_list(o, *sw.items, sw.first));
+  return out;
+}
+
+std::vector<k8s::object> typed_items(const std::vector<k8s::object>& items, std::string_view api_version,
+                                     std::string_view kind) {
+  std::vector<k8s::object> out;
+  out.reserve(items.size());
+  for (auto& item : items) {
+    if (!item.api_version().empty() && !item.kind().empty()) {
+      out.push_back(item);
+      continue;
+    }
+    auto b = item.edit();
+    b.set_api_version_kind(api_version, kind);
+    out.push_back(std::move(b).freeze());
+  }
+  return out;
+}
+
 sweep_result sweep_delivered_secret(const k8s::object* live, const order_owner& owner) {
   sweep_result out;
   if (!live || !*live || owner.uid.empty()) return out;

@@ -33,6 +33,21 @@ using sweep_selector = std::function<bool(const k8s::object&)>;
 sweep_result sweep_order_list(const order_ref& o, const std::vector<k8s::object>& items,
                               const sweep_selector& first = {});
 
+// One kind of sweepOrderLists: its items and the selector of those deleted first.
+struct order_sweep {
+  const std::vector<k8s::object>* items = nullptr;
+  sweep_selector first;
+};
+
+// sweepOrderLists: each kind in turn, in the given order.
+sweep_result sweep_order_lists(const order_ref& o, const std::vector<order_sweep>& sweeps);
+
+// `items` with apiVersion and kind set where a list response left them out
+// (the API server omits them on the items of a List), so every delete names
+// its kind.
+std::vector<k8s::object> typed_items(const std::vector<k8s::object>& items, std::string_view api_version,
+                                     std::string_view kind);
+
 // The Secret delivered beside the order, deleted through the order's cluster
 // only when the order is its controller (`live` null: none).
 sweep_result sweep_delivered_secret(const k8s::object* live, const order_owner& owner);

@@ -177,8 +177,11 @@ json_document apply_result::status() const {
   d.AddMember("metadata", json_value(rapidjson::kObjectType), a);
   d.AddMember("status", "Failure", a);
   d.AddMember("message", k8s::make_string(message, a), a);
-  const char* reason = code == 409 ? "Conflict" : code == 422 ? "Invalid" : "BadRequest";
-  d.AddMember("reason", json_value(reason, a), a);
+  const char* reason = code == 409   ? "Conflict"
+                       : code == 422 ? "Invalid"
+                       : code == 400 ? "BadRequest"
+                                     : "";  // a plain error: no reason
+  if (*reason) d.AddMember("reason", json_value(reason, a), a);
   if (!conflicts.empty()) {
     json_value causes(rapidjson::kArrayType);
     for (const auto& c : conflicts) {
@@ -267,7 +270,17 @@ apply_result apply(const json_value* live, const json_value& config, const apply
 
   std::string err;
   field_set applied = filter(to_field_set(config_clean, root, &err), o.ignored_fields);
-  if (!err.empty()) return failure(422, err);
+  if (!err.empty()) {
+    // A plain error in kube-apiserver: 500 with the message as it is.
+    std::string_view api_version = k8s::get_string(config, {"apiVersion"});
+    std::string gv = api_version.find('/') == std::string_view::npos
+                         ? "/" + std::string(api_version)
+                         : std::string(api_version);
+    return failure(500, fmt::format("failed to create typed patch object ({}/{}; {}, Kind={}): {}",
+                                    k8s::get_string(config, {"metadata", "namespace"}),
+                                    k8s::get_string(config, {"metadata", "name"}), gv,
+                                    k8s::get_string(config, {"kind"}), err));
+  }
 
   json_document merged;
   static_cast<json_value&>(merged) = merge(&live_clean, &config_clean, root, merged.GetAllocator());

@@ -51,12 +51,16 @@ struct apply_result {
   // "m" using v1: .data.key", or the reason of a bad request (a list item
   // without its key, duplicate keys, malformed managedFields).
   std::string message;
-  // Non-zero on failure: 409 for conflicts, 400 for bad input, 422 for an
-  // invalid applied configuration (duplicate or missing list keys).
+  // Non-zero on failure: 409 for conflicts, 400 for bad input (no
+  // fieldManager, managedFields in the configuration, malformed managedFields
+  // in an update), 500 for a configuration the schema cannot type (a list
+  // item without its key, duplicate keys), which kube-apiserver answers as
+  // `failed to create typed patch object (ns/name; /v1, Kind=K): ...`.
   int code = 0;
 
   // The metav1.Status body of a failure (kind Status, reason Conflict,
-  // details.causes of type FieldManagerConflict for conflicts).
+  // details.causes of type FieldManagerConflict for conflicts; no reason for
+  // 500).
   k8s::json_document status() const;
 };
 

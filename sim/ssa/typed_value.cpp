@@ -78,13 +78,16 @@ struct indexed_list {
 indexed_list index_list(const json_value* v, const schema_node& s, bool allow_duplicates) {
   indexed_list out;
   if (!v || !v->IsArray()) return out;
+  std::size_t n = 0;
   for (auto& item : v->GetArray()) {
     std::string err;
     auto pe = list_item_element(item, s, &err);
     if (!pe) {
-      if (out.error.empty()) out.error = err;
+      if (out.error.empty()) out.error = fmt::format("element {}: {}", n, err);
+      ++n;
       continue;
     }
+    ++n;
     if (out.items.count(*pe)) {
       if (!allow_duplicates && out.error.empty())
         out.error = fmt::format("duplicate entries for key {}", pe->to_string());
@@ -120,7 +123,8 @@ void field_set_walk(const json_value& v, const schema_node* s, const path& p, fi
     case shape::list: {
       if (!v.IsArray()) return;
       auto idx = index_list(&v, *s, false);
-      if (!idx.error.empty() && error && error->empty()) *error = idx.error;
+      if (!idx.error.empty() && error && error->empty())
+        *error = path_to_string(p) + ": " + idx.error;
       auto is = item_schema(s);
       for (const auto& pe : idx.order) {
         path cp = extend(p, pe);
@@ -297,7 +301,9 @@ std::optional<path_element> list_item_element(const json_value& item, const sche
         continue;
       }
       if (error)
-        *error = fmt::format("associative list with keys has an element that omits key field \"{}\"",
+        *error = fmt::format(
+            "associative list with keys has an element that omits key field \"{}\" (and doesn't "
+            "have default value)",
                              k);
       return std::nullopt;
     }

@@ -22,8 +22,10 @@ std::optional<path_element> list_item_element(const k8s::json_value& item,
 
 // The fields `v` sets (ToFieldSet): leaves, atomic lists and maps, list items
 // themselves, and map entries that are undeclared fields, null or empty maps.
-// `error` names the first problem (a list item without its key, a duplicate
-// key in a set or map list).
+// `error` names the first problem as structured-merge-diff words it, e.g.
+// `.spec.ports: element 0: associative list with keys has an element that
+// omits key field "port" (and doesn't have default value)` or
+// `.status.conditions: duplicate entries for key [type="Ready"]`.
 field_set to_field_set(const k8s::json_value& v, const schema_ptr& schema, std::string* error);
 
 struct comparison {

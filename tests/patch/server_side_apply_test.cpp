@@ -381,8 +381,10 @@ BOOST_AUTO_TEST_CASE(bad_requests) {
   auto s = crd_schema();
   auto dup = parse(cr(R"("status":{"conditions":[{"type":"A"},{"type":"A"}]})"));
   auto rd = apply(nullptr, dup, opts("m", T0, false, s));
-  BOOST_TEST(rd.code == 422);
-  BOOST_TEST(rd.message == "duplicate entries for key [type=\"A\"]");
+  BOOST_TEST(rd.code == 500);
+  BOOST_TEST(rd.message ==
+             "failed to create typed patch object (d/k; c5c3.io/v1, Kind=K): .status.conditions: "
+             "duplicate entries for key [type=\"A\"]");
 }
 
 BOOST_AUTO_TEST_CASE(create_of_a_service_marks_added_lists_and_maps) {
@@ -446,15 +448,16 @@ BOOST_AUTO_TEST_CASE(at_most_ten_update_managers) {
                           [](const auto& e) { return e.manager == "m100" || e.manager == "m101"; }));
 }
 
-BOOST_AUTO_TEST_CASE(status_of_an_invalid_apply) {
+BOOST_AUTO_TEST_CASE(status_of_an_untypable_apply) {
   auto s = crd_schema();
   auto r = apply(nullptr, parse(cr(R"("status":{"conditions":[{"status":"True"}]})")),
                  opts("m", T0, false, s));
-  BOOST_TEST(r.code == 422);
+  BOOST_TEST(r.code == 500);
   BOOST_TEST(to_json(r.status()) ==
              R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
-             R"("message":"associative list with keys has an element that omits key field \"type\"",)"
-             R"("reason":"Invalid","code":422})");
+             R"("message":"failed to create typed patch object (d/k; c5c3.io/v1, Kind=K): )"
+             R"(.status.conditions: element 0: associative list with keys has an element that omits )"
+             R"x(key field \"type\" (and doesn't have default value)","code":500})x");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

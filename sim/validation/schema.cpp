@@ -14,16 +14,16 @@
 
 namespace c5c3::sim::validation {
 
-bool schema_node::has_rules_below() const {
-  if (!rules.empty()) return true;
-  for (auto& [k, p] : properties)
-    if (p.has_rules_below()) return true;
-  if (items && items->has_rules_below()) return true;
-  if (additional_properties && additional_properties->has_rules_below()) return true;
-  return false;
-}
-
 namespace {
+
+bool mark_rules(schema_node& n) {
+  bool below = !n.rules.empty();
+  for (auto& [k, p] : n.properties) below = mark_rules(p) || below;
+  if (n.items) below = mark_rules(*n.items) || below;
+  if (n.additional_properties) below = mark_rules(*n.additional_properties) || below;
+  n.rules_below = below;
+  return below;
+}
 
 using k8s::json_value;
 
@@ -400,6 +400,7 @@ compile_result compile(const k8s::json_value& open_api_v3_schema, const std::str
   c->source.CopyFrom(open_api_v3_schema, c->source.GetAllocator());
   compiler comp(result.errors);
   comp.node(c->source, path, c->root, true, true);
+  mark_rules(c->root);
   if (result.errors.empty()) comp.defaults(c->root, path);
   if (result.errors.empty()) result.schema = std::move(c);
   return result;

@@ -53,12 +53,13 @@ struct schema_node {
   std::vector<std::string> list_map_keys;
   std::string map_type;  // "", granular, atomic
   std::vector<compiled_rule> rules;
+  bool rules_below = false;  // this node or one below has rules (set by compile)
 
   const schema_node* property(const std::string& name) const {
     auto it = properties.find(name);
     return it == properties.end() ? nullptr : &it->second;
   }
-  bool has_rules_below() const;
+  bool has_rules_below() const { return rules_below; }
 };
 
 struct compiled_schema {

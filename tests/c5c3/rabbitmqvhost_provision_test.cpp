@@ -304,6 +304,9 @@ BOOST_AUTO_TEST_CASE(vhost_desired_generation_table) {
          w.users.push_back(live_user(2, topo::failed));
        },
        3},
+      {"a restart re-reads status: a rotation that happened is not repeated", spec_gen(1),
+       live_status(2, recent),
+       [](world& w) { w.generation(2); }, 2},
       {"no rotation starts while a grace period runs", spec_gen(3), live_status(2, overdue, 1, "2026-12-01T10:00:00Z"),
        [](world& w) { w.generation(1).generation(2); }, 2},
   };

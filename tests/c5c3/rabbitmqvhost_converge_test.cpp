@@ -1,0 +1,241 @@
+// The plan/act contract over many passes (design.md "sense, plan, act"): a
+// fake world issues each plan's writes, reports the topology children Ready
+// and the PushSecret pushed by hand (as the reference's unit tests do), and
+// the order converges from nothing to Delivered, rotates on a declared
+// generation, and ends the grace period; a converged pass writes nothing.
+#include "actors/c5c3/rabbitmqvhost/pass.hpp"
+#include "actors/c5c3/scaffold/crypto.hpp"
+#include "tests/c5c3/rabbitmqvhost_world.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+
+using namespace c5c3::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+class fake_world {
+ public:
+  object order;
+  object cp = control_plane();
+  object rmq = rabbitmq_cluster();
+  object default_user = default_user_secret();
+  time_point now = t0();
+  int writes_issued = 0;
+
+  explicit fake_world(std::string_view spec)
+      : order(vhost_order_object("tenant-a", "orders", spec)), random_(counting_random()) {}
+
+  // One pass: plan, act, and let the simulated controllers react.
+  vhost::pass_plan pass() {
+    auto plan = vhost::plan_pass(snapshot());
+    for (auto& w : plan.writes) act(w);
+    writes_issued += static_cast<int>(plan.writes.size());
+    auto b = order.edit();
+    if (plan.add_finalizer) b.add_finalizer(vhost::finalizer);
+    if (plan.status_changed) {
+      vhost::write_status(b, plan.status);
+      k8s::write_conditions(b, plan.conditions);
+    }
+    order = std::move(b).freeze();
+    controllers();
+    return plan;
+  }
+
+  // Passes until one asks for nothing (bounded).
+  vhost::pass_plan converge() {
+    for (int i = 0; i < 30; ++i) {
+      auto plan = pass();
+      if (plan.writes.empty() && !plan.add_finalizer && !plan.status_changed) return plan;
+    }
+    BOOST_FAIL("the order did not converge in 30 passes");
+    return {};
+  }
+
+  const object* get(std::string_view kind, std::string_view name) const {
+    auto it = store_.find({std::string(kind), std::string(name)});
+    return it == store_.end() ? nullptr : &it->second;
+  }
+
+  std::size_t count(std::string_view kind) const {
+    std::size_t n = 0;
+    for (auto& [k, o] : store_) n += k.first == kind;
+    return n;
+  }
+
+  void set_spec(std::string_view field, std::int64_t v) {
+    auto b = order.edit();
+    b.set_int({"spec", field}, v);
+    b.set_int({"metadata", "generation"}, order.generation() + 1);
+    order = std::move(b).freeze();
+  }
+
+ private:
+  using key = std::pair<std::string, std::string>;
+
+  std::vector<object> list(std::string_view kind) const {
+    std::vector<object> out;
+    for (auto& [k, o] : store_)
+      if (k.first == kind && o.namespace_() == "openstack") out.push_back(o);
+    return out;
+  }
+
+  vhost::pass_snapshot snapshot() {
+    vhost::pass_snapshot s;
+    s.order = &order;
+    s.control_plane = &cp;
+    s.rabbitmq_cluster = &rmq;
+    s.default_user_secret = &default_user;
+    s.store = {"SecretStore", "openbao-tenant-store", true};
+    s.vhosts = list("Vhost");
+    s.users = list("User");
+    s.permissions = list("Permission");
+    s.secrets = list("Secret");
+    s.push_secrets = list("PushSecret");
+    s.delivered_secret = get("Secret", "orders-credentials");
+    s.now = now;
+    s.random = random_;
+    return s;
+  }
+
+  void act(const orders::child_write& w) {
+    key k{std::string(w.kind()), std::string(w.name())};
+    auto it = store_.find(k);
+    switch (w.verb) {
+      case orders::write_verb::delete_:
+        store_.erase(k);
+        return;
+      case orders::write_verb::merge_patch: {
+        BOOST_REQUIRE(it != store_.end());
+        auto b = it->second.edit();
+        b.set_string({"spec", "deletionPolicy"}, w.body.get_string({"spec", "deletionPolicy"}));
+        it->second = std::move(b).freeze();
+        return;
+      }
+      case orders::write_verb::create:
+        BOOST_REQUIRE_MESSAGE(it == store_.end(), "create of an existing " + w.describe());
+        [[fallthrough]];
+      case orders::write_verb::apply:
+      case orders::write_verb::update: {
+        auto b = w.body.edit();
+        std::int64_t gen = 1;
+        if (it != store_.end()) {
+          gen = it->second.generation();
+          const auto* old_spec = it->second.get({"spec"});
+          const auto* new_spec = w.body.get({"spec"});
+          if (!(old_spec && new_spec && k8s::json_equal(*old_spec, *new_spec))) ++gen;
+          if (const auto* st = it->second.get({"status"})) b.set({"status"}, k8s::copy_json(*st, b.alloc()));
+        }
+        b.set_int({"metadata", "generation"}, gen);
+        b.set_string({"metadata", "uid"}, "uid-" + k.second);
+        store_[k] = std::move(b).freeze();
+        return;
+      }
+    }
+  }
+
+  // The topology operator and ESO, reporting by hand.
+  void controllers() {
+    for (auto& [k, o] : store_) {
+      if (k.first == "Vhost" || k.first == "User" || k.first == "Permission") {
+        o = topology_ready(o, o.generation());
+      } else if (k.first == "PushSecret") {
+        auto version = std::to_string(o.generation()) + "-" +
+                       orders::sha256_hex(k8s::to_json(*o.get({"metadata", "annotations"}))).substr(0, 8);
+        if (o.get_string({"status", "syncedResourceVersion"}) != version) {
+          auto b = with_condition(o, "Ready", true).edit();
+          b.set_string({"status", "syncedResourceVersion"}, version);
+          o = std::move(b).freeze();
+        }
+      }
+    }
+  }
+
+  std::map<key, object> store_;
+  orders::random_source random_;
+};
+
+const std::string spec = R"({"controlPlaneRef":{"name":"cp","namespace":"openstack"}})";
+
+std::string delivered_user(const fake_world& w) {
+  const object* s = w.get("Secret", "orders-credentials");
+  BOOST_REQUIRE(s);
+  return *orders::secret_value(*s, "username");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(rabbitmqvhost_converge)
+
+BOOST_AUTO_TEST_CASE(an_order_converges_rotates_and_ends_its_grace_period) {
+  fake_world w(spec);
+  auto last = w.converge();
+  BOOST_TEST_CONTEXT("from nothing to Ready: AllReady, the first generation delivered") {
+    auto status = vhost::read_status(w.order);
+    BOOST_TEST(status.password_generation == 1);
+    BOOST_TEST(w.order.find_condition("Ready")->reason == "AllReady");
+    BOOST_TEST(w.order.find_condition("DeliveryReady")->reason == "Delivered");
+    BOOST_TEST(delivered_user(w) == "orders-32606a5f-v1");
+    BOOST_TEST(w.order.has_finalizer(vhost::finalizer));
+    BOOST_TEST((last.requeue == orders::requeue(720h)));
+  }
+  BOOST_TEST_CONTEXT("a converged order with nothing to change makes no write") {
+    int before = w.writes_issued;
+    auto again = w.pass();
+    BOOST_TEST(again.writes.empty());
+    BOOST_TEST(!again.status_changed);
+    BOOST_TEST(w.writes_issued == before);
+  }
+
+  w.now += 1h;
+  w.set_spec("passwordGeneration", 2);
+  w.converge();
+  BOOST_TEST_CONTEXT("a declared generation: the successor is created, status switches, the Secret follows") {
+    auto status = vhost::read_status(w.order);
+    BOOST_TEST(status.password_generation == 2);
+    BOOST_TEST(status.previous_password_generation == 1);
+    BOOST_TEST((status.previous_password_delete_at == w.now + 24h));
+    BOOST_TEST(delivered_user(w) == "orders-32606a5f-v2");
+    BOOST_TEST(w.get("User", "orders-32606a5f-vhost-user-v1") != nullptr);
+    BOOST_TEST(w.order.find_condition("Ready")->is_true());
+  }
+
+  w.now += 25h;
+  w.converge();
+  BOOST_TEST_CONTEXT("after the grace period the superseded generation is gone and previous* are cleared") {
+    auto status = vhost::read_status(w.order);
+    BOOST_TEST(status.previous_password_generation == 0);
+    BOOST_TEST(!status.previous_password_delete_at);
+    BOOST_TEST(w.get("User", "orders-32606a5f-vhost-user-v1") == nullptr);
+    BOOST_TEST(w.get("Permission", "orders-32606a5f-vhost-permission-v1") == nullptr);
+    BOOST_TEST(w.get("Secret", "orders-32606a5f-vhost-password-v1") == nullptr);
+    BOOST_TEST(w.get("Secret", "orders-32606a5f-vhost-password-v2") != nullptr);
+  }
+
+  w.now += 720h;
+  w.converge();
+  BOOST_TEST_CONTEXT("the schedule rotates when it is due") {
+    BOOST_TEST(vhost::read_status(w.order).password_generation == 3);
+    BOOST_TEST(delivered_user(w) == "orders-32606a5f-v3");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_deleted_order_sweeps_everything_and_releases_its_finalizer) {
+  fake_world w(spec);
+  w.converge();
+  BOOST_TEST(w.count("Secret") == 3u);  // password-v1, source, the delivered Secret
+  w.order = terminating(w.order);
+  auto plan = w.pass();
+  BOOST_TEST((plan.stage == vhost::pass_stage::teardown));
+  BOOST_TEST(!plan.release_finalizer);  // counted on the pass that issued the deletes
+  auto next = w.pass();
+  BOOST_TEST(next.writes.empty());
+  BOOST_TEST(next.release_finalizer);
+  for (auto kind : {"Vhost", "User", "Permission", "PushSecret", "Secret"}) {
+    BOOST_TEST_CONTEXT(kind) { BOOST_TEST(w.count(kind) == 0u); }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

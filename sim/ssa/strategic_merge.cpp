@@ -187,13 +187,23 @@ void merge_map(json_value& orig, const json_value& patch, const schema_node* s, 
       cx.fail(400, "invalid patch format of retainKeys");
       return;
     }
-    std::vector<std::string> drop;
-    for (auto& m : orig.GetObject()) {
-      bool kept = false;
+    auto listed = [&](std::string_view k) {
       for (auto& r : retain->GetArray())
-        if (r.IsString() && k8s::as_string_view(r) == k8s::as_string_view(m.name)) kept = true;
-      if (!kept) drop.emplace_back(k8s::as_string_view(m.name));
+        if (r.IsString() && k8s::as_string_view(r) == k) return true;
+      return false;
+    };
+    // Every field the patch sets must be listed.
+    for (auto& m : patch.GetObject()) {
+      std::string_view k = k8s::as_string_view(m.name);
+      if (is_directive(k) || m.value.IsNull()) continue;
+      if (!listed(k)) {
+        cx.fail(400, "invalid patch format of retainKeys");
+        return;
+      }
     }
+    std::vector<std::string> drop;
+    for (auto& m : orig.GetObject())
+      if (!listed(k8s::as_string_view(m.name))) drop.emplace_back(k8s::as_string_view(m.name));
     for (const auto& k : drop) k8s::remove_member(orig, k);
   }
 

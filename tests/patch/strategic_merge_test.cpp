@@ -111,6 +111,9 @@ const smp_case cases[] = {
      422},
     {"bad $retainKeys", "", "", R"({"a":{}})", R"({"a":{"$retainKeys":"x"}})", nullptr,
      "invalid patch format of retainKeys", 400},
+    {"$retainKeys must list every patched field", "", "", R"({"a":{}})",
+     R"({"a":{"$retainKeys":["x"],"x":1,"y":2}})", nullptr, "invalid patch format of retainKeys",
+     400},
 };
 
 }  // namespace

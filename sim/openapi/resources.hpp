@@ -29,8 +29,7 @@ std::vector<k8s::api_resource> resources_from_crd(const k8s::object& crd);
 // before `b`.
 bool kube_version_less(std::string_view a, std::string_view b);
 
-// The resource named `plural` (or `plural/<sub>` without the subresource) of
-// `group`/`version` in `resources`, or null.
+// The resource `plural` of `group`/`version` in `resources`, or null.
 const k8s::api_resource* find_resource(const std::vector<k8s::api_resource>& resources,
                                        std::string_view group, std::string_view version,
                                        std::string_view plural);

@@ -46,12 +46,14 @@ inline k8s::object sample_crd() {
                  "deletionPolicy": {"type": "string", "enum": ["Retain", "Delete"], "default": "Retain"}}},
              "status": {"type": "object", "properties": {
                "conditions": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"],
-                 "items": {"type": "object", "properties": {"type": {"type": "string"}, "status": {"type": "string"}}}},
+                 "items": {"type": "object", "required": ["type", "status"],
+                           "properties": {"type": {"type": "string"}, "status": {"type": "string"}}}},
                "vhost": {"type": "string"}, "passwordGeneration": {"type": "integer"},
                "nextRotation": {"type": "string", "format": "date-time"}}}}}}},
         {"name": "v1alpha2", "served": true, "storage": false,
          "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}},
-        {"name": "v1alpha0", "served": false, "storage": false}]}})");
+        {"name": "v1alpha0", "served": false, "storage": false,
+         "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}]}})");
   BOOST_REQUIRE(crd);
   return *crd;
 }

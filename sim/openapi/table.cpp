@@ -160,7 +160,9 @@ json_document make_table(const k8s::api_resource& r, const std::vector<const k8s
   if (!meta.continue_token.empty()) b.add(m, "continue", meta.continue_token);
   if (meta.remaining_item_count) b.add_int(m, "remainingItemCount", *meta.remaining_item_count);
   b.add(d, "metadata", std::move(m));
-  if (!opt.no_headers) b.add(d, "columnDefinitions", columns_json(r, b));
+  // Go marshals the unset column slice as null.
+  b.add(d, "columnDefinitions",
+        opt.no_headers ? json_value(rapidjson::kNullType) : columns_json(r, b));
   json_value rows = json_builder::arr();
   for (const auto* obj : items) b.push(rows, row_json(r, *obj, opt, b));
   b.add(d, "rows", std::move(rows));

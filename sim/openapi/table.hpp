@@ -26,7 +26,7 @@ std::optional<include_object> parse_include_object(std::string_view value);
 
 struct table_options {
   include_object include = include_object::metadata;
-  bool no_headers = false;  // TableOptions.noHeaders: omit columnDefinitions
+  bool no_headers = false;  // TableOptions.noHeaders (watch events after the first): columnDefinitions null
   k8s::time_point now;      // ages and date columns are relative to this
 };
 

@@ -296,6 +296,13 @@ class parser {
   }
 
   expr_ptr parse_expr() {
+    // cel-go refuses deeper nesting too; it also keeps the recursion bounded.
+    struct depth_guard {
+      int& d;
+      explicit depth_guard(int& x) : d(x) { ++d; }
+      ~depth_guard() { --d; }
+    } guard(depth_);
+    if (depth_ > 100) fail("expression recursion limit exceeded: 100");
     int off = cur_.offset;
     auto c = parse_or();
     if (accept("?")) {
@@ -552,6 +559,7 @@ class parser {
 
   lexer lex_;
   token cur_;
+  int depth_ = 0;
 };
 
 }  // namespace

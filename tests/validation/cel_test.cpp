@@ -149,6 +149,9 @@ BOOST_AUTO_TEST_CASE(syntax_errors) {
     BOOST_TEST(!err.empty(), bad);
   }
   std::string err;
+  BOOST_TEST(!cel::parse(std::string(200, '(') + "1" + std::string(200, ')'), &err));
+  BOOST_TEST(err.find("recursion limit") != std::string::npos, err);
+  BOOST_TEST(cel::parse(std::string(50, '(') + "1" + std::string(50, ')'), &err) != nullptr);
   BOOST_TEST(!cel::parse("self.namespace == 'x'", &err));
   BOOST_TEST(err.find("reserved identifier: namespace") != std::string::npos, err);
 }

@@ -1,0 +1,250 @@
+#include "actors/runtime/order_actor.hpp"
+
+#include "actors/runtime/backoff.hpp"
+#include "actors/runtime/named_timers.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <chrono>
+#include <exception>
+
+namespace c5c3::runtime {
+
+namespace {
+
+using protocol::order_phase;
+
+double seconds(caf::timespan d) { return std::chrono::duration<double>(d).count(); }
+
+struct order_state {
+  static inline const char* name = "c5c3.order";
+
+  caf::stateful_actor<order_state>* self = nullptr;
+  order_actor_config cfg;
+  backoff errors;
+  named_timers timers;
+  order_phase phase = order_phase::idle;
+  bool stopping = false;
+  bool wake_pending = false;
+  k8s::object order;
+  std::uint64_t pass_number = 0;
+  std::uint64_t passes_finished = 0;
+  std::uint64_t stale_timers = 0;
+  std::string last_error;
+  caf::actor_clock::time_point queued_at;
+  caf::actor_clock::time_point started_at;
+  std::shared_ptr<detail::pass_slot> slot;
+
+  controller_metrics* m() const { return cfg.metrics.get(); }
+  caf::actor_clock::time_point now() const { return self->clock().now(); }
+
+  ~order_state() {
+    // The actor is gone: a continuation finishing later must not reach it.
+    if (slot) {
+      slot->open = false;
+      slot->on_finish = nullptr;
+    }
+    if (auto* mm = m()) {
+      if (phase == order_phase::running) mm->active_workers.dec();
+      if (phase == order_phase::waiting_for_token) mm->depth.dec();
+    }
+  }
+
+  void wake() {
+    if (stopping) return;
+    switch (phase) {
+      case order_phase::running:
+        if (!wake_pending) {
+          wake_pending = true;
+          if (auto* mm = m()) mm->adds.inc();
+        }
+        break;
+      case order_phase::waiting_for_token:
+        break;  // already queued: coalesced
+      case order_phase::idle:
+        enqueue(true);
+        break;
+      case order_phase::stopping:
+        break;
+    }
+  }
+
+  void enqueue(bool count_add) {
+    phase = order_phase::waiting_for_token;
+    queued_at = now();
+    if (auto* mm = m()) {
+      if (count_add) mm->adds.inc();
+      mm->depth.inc();
+    }
+    if (!cfg.limiter) {
+      start_pass();
+      return;
+    }
+    self->request(cfg.limiter, caf::infinite, protocol::acquire_atom::value)
+        .then([this](protocol::grant_atom) { start_pass(); },
+              [this](const caf::error&) {
+                // The limiter is stopping or gone: no pass until woken again.
+                if (phase != order_phase::waiting_for_token) return;
+                phase = order_phase::idle;
+                if (auto* mm = m()) mm->depth.dec();
+              });
+  }
+
+  void start_pass() {
+    if (phase != order_phase::waiting_for_token) return;
+    phase = order_phase::running;
+    started_at = now();
+    if (auto* mm = m()) {
+      mm->depth.dec();
+      mm->queue_duration.observe(seconds(started_at - queued_at));
+      mm->active_workers.inc();
+      mm->order_mailbox_depth.set(static_cast<double>(self->mailbox().size()));
+    }
+    ++pass_number;
+    slot = std::make_shared<detail::pass_slot>();
+    slot->self = self;
+    slot->key = cfg.key;
+    slot->order = order;
+    slot->number = pass_number;
+    slot->on_finish = [this](std::uint64_t n, pass_result r) { finish_pass(n, std::move(r)); };
+    if (cfg.options.pass_deadline > caf::timespan{0})
+      self->delayed_send(self, cfg.options.pass_deadline, protocol::pass_deadline{pass_number});
+    pass_context ctx{slot};
+    try {
+      cfg.pass(ctx);
+    } catch (const std::exception& e) {
+      ctx.finish(pass_result::failed(std::string("pass threw: ") + e.what()));
+    } catch (...) {
+      ctx.finish(pass_result::failed("pass threw"));
+    }
+  }
+
+  void arm(const std::string& timer, caf::timespan d) {
+    auto gen = timers.arm(timer);
+    self->delayed_send(self, d, protocol::timer_fired{timer, gen});
+  }
+
+  void finish_pass(std::uint64_t n, pass_result r) {
+    if (phase != order_phase::running || n != pass_number) return;
+    phase = order_phase::idle;
+    ++passes_finished;
+    slot.reset();
+    auto elapsed = seconds(now() - started_at);
+    if (cfg.limiter) self->send(cfg.limiter, protocol::release_atom::value);
+    std::optional<caf::timespan> requeue;
+    auto* mm = m();
+    if (mm) {
+      mm->active_workers.dec();
+      mm->reconcile_time.observe(elapsed);
+      mm->work_duration.observe(elapsed);
+    }
+    switch (r.outcome) {
+      case pass_outcome::converged:
+        errors.reset();
+        if (mm) mm->reconcile_success.inc();
+        break;
+      case pass_outcome::requeue_after:
+        errors.reset();
+        requeue = r.after;
+        if (mm) mm->reconcile_requeue_after.inc();
+        break;
+      case pass_outcome::requeue:
+        requeue = errors.next();
+        if (mm) {
+          mm->reconcile_requeue.inc();
+          mm->retries.inc();
+        }
+        break;
+      case pass_outcome::error:
+        requeue = errors.next();
+        last_error = r.error;
+        if (mm) {
+          mm->reconcile_error.inc();
+          mm->reconcile_errors.inc();
+          mm->retries.inc();
+        }
+        break;
+    }
+    timers.cancel_all();
+    if (stopping) {
+      self->quit();
+      return;
+    }
+    for (const auto& [timer, d] : r.timers)
+      if (timer != timer_names::requeue) arm(timer, d);
+    if (requeue) arm(timer_names::requeue, *requeue);
+    if (wake_pending) {
+      wake_pending = false;
+      enqueue(false);
+    }
+  }
+
+  void stop() {
+    if (stopping) return;
+    stopping = true;
+    wake_pending = false;
+    timers.cancel_all();
+    if (phase == order_phase::running) return;  // quits when the pass ends
+    if (phase == order_phase::waiting_for_token) {
+      phase = order_phase::idle;
+      if (auto* mm = m()) mm->depth.dec();
+    }
+    self->quit();
+  }
+
+  protocol::order_probe probe() const {
+    protocol::order_probe p;
+    p.key = cfg.key;
+    p.phase = static_cast<std::uint8_t>(stopping && phase == order_phase::running
+                                            ? order_phase::stopping
+                                            : phase);
+    p.wake_pending = wake_pending;
+    p.passes_started = pass_number;
+    p.passes_finished = passes_finished;
+    p.stale_timers = stale_timers;
+    p.failures = errors.failures();
+    p.armed_timers = timers.armed_names();
+    p.last_error = last_error;
+    return p;
+  }
+};
+
+caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_config cfg) {
+  auto& st = self->state;
+  st.self = self;
+  st.errors = backoff{cfg.options.backoff_base, cfg.options.backoff_max};
+  st.cfg = std::move(cfg);
+  return {
+      [self](protocol::order_update& u) {
+        self->state.order = std::move(u.order);
+        if (u.wake) self->state.wake();
+      },
+      [self](protocol::wake_atom) { self->state.wake(); },
+      [self](const protocol::timer_fired& t) {
+        if (self->state.timers.fire(t.name, t.generation))
+          self->state.wake();
+        else
+          ++self->state.stale_timers;
+      },
+      [self](const protocol::pass_deadline& d) {
+        auto& s = self->state;
+        if (s.phase == order_phase::running && s.slot && s.slot->number == d.pass) {
+          pass_context ctx{s.slot};
+          ctx.finish(pass_result::failed("pass did not finish within its deadline"));
+        }
+      },
+      [self](protocol::retire_atom) { self->state.stop(); },
+      [self](protocol::stop_atom) { self->state.stop(); },
+      [self](protocol::probe_atom) { return self->state.probe(); },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_order_actor(caf::actor_system& sys, order_actor_config cfg) {
+  return sys.spawn(order_actor, std::move(cfg));
+}
+
+}  // namespace c5c3::runtime

@@ -1,0 +1,203 @@
+#include "actors/runtime/order_host.hpp"
+
+#include "actors/runtime/predicate.hpp"
+#include "protocol/control_plane.hpp"
+#include "protocol/subscription.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace c5c3::runtime {
+
+namespace {
+
+using protocol::order_key;
+
+struct host_state {
+  static inline const char* name = "c5c3.order_host";
+
+  struct entry {
+    caf::actor actor;
+    k8s::object last;
+    bool retiring = false;
+    std::optional<k8s::object> respawn;  // the order came back while retiring
+  };
+
+  caf::stateful_actor<host_state>* self = nullptr;
+  order_host_config cfg;
+  std::map<order_key, entry> orders;
+  std::map<caf::actor_addr, order_key> by_addr;
+  std::uint64_t spawned = 0;
+  std::uint64_t retired = 0;
+  std::uint64_t filtered = 0;
+  std::uint64_t unrouted = 0;
+  bool stopping = false;
+  std::vector<caf::response_promise> stop_waiters;
+
+  controller_metrics* m() const { return cfg.metrics.get(); }
+
+  ~host_state() {
+    // The host is going (exit, kill, or after stop): its order actors go with
+    // it, or they would keep the actor system from shutting down.
+    for (auto& [key, e] : orders) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
+    if (auto* mm = m()) mm->order_actors.set(0);
+  }
+
+  void sample() {
+    if (auto* mm = m()) {
+      mm->host_mailbox_depth.set(static_cast<double>(self->mailbox().size()));
+      mm->order_actors.set(static_cast<double>(orders.size()));
+    }
+  }
+
+  bool is_order(const k8s::object& o) const {
+    return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group;
+  }
+
+  void spawn(const order_key& key, const k8s::object& obj) {
+    order_actor_config oc;
+    oc.key = key;
+    oc.pass = cfg.make_pass(key);
+    oc.limiter = cfg.limiter;
+    oc.metrics = cfg.metrics;
+    oc.options = cfg.actor_options;
+    auto a = spawn_order_actor(self->system(), std::move(oc));
+    self->monitor(a);
+    by_addr[a.address()] = key;
+    orders[key] = entry{a, obj, false, std::nullopt};
+    ++spawned;
+    self->send(a, protocol::order_update{obj, true});
+  }
+
+  void on_order_event(const protocol::object_event& ev) {
+    order_key key{ev.cluster, std::string(ev.obj.namespace_()), std::string(ev.obj.name())};
+    auto i = orders.find(key);
+    if (ev.type == protocol::event_type::deleted) {
+      if (i == orders.end()) return;
+      i->second.respawn.reset();
+      if (!i->second.retiring) {
+        i->second.retiring = true;
+        self->send(i->second.actor, protocol::retire_atom::value);
+      }
+      return;
+    }
+    if (stopping) return;
+    if (i == orders.end()) {
+      spawn(key, ev.obj);
+      return;
+    }
+    auto& e = i->second;
+    if (e.retiring) {
+      e.respawn = ev.obj;
+      return;
+    }
+    bool wake = cr_update_predicate(e.last, ev.obj);
+    if (!wake) ++filtered;
+    e.last = ev.obj;
+    self->send(e.actor, protocol::order_update{ev.obj, wake});
+  }
+
+  bool wake(const order_key& key) {
+    auto i = orders.find(key);
+    if (i == orders.end() || i->second.retiring) return false;
+    self->send(i->second.actor, protocol::wake_atom::value);
+    return true;
+  }
+
+  void on_child_event(const protocol::object_event& ev) {
+    auto now = order_of_child(ev.obj, ev.cluster, cfg.keys, cfg.order_kind);
+    bool routed = now && wake(*now);
+    if (ev.old) {
+      auto before = order_of_child(ev.old, ev.cluster, cfg.keys, cfg.order_kind);
+      if (before && before != now) routed = wake(*before) || routed;
+    }
+    if (!routed) ++unrouted;
+  }
+
+  void on_down(const caf::down_msg& dm) {
+    auto a = by_addr.find(dm.source);
+    if (a == by_addr.end()) return;
+    auto key = a->second;
+    by_addr.erase(a);
+    auto i = orders.find(key);
+    if (i == orders.end() || i->second.actor.address() != dm.source) return;
+    auto e = std::move(i->second);
+    orders.erase(i);
+    if (e.retiring) ++retired;
+    if (!stopping) {
+      if (e.retiring && e.respawn)
+        spawn(key, *e.respawn);
+      else if (!e.retiring)
+        spawn(key, e.last);  // died unexpectedly while its order lives: start over
+    }
+    sample();
+    if (stopping && orders.empty()) finish_stop();
+  }
+
+  void finish_stop() {
+    for (auto& rp : stop_waiters) rp.deliver(protocol::ok_atom::value);
+    stop_waiters.clear();
+    self->quit();
+  }
+
+  protocol::host_probe probe() const {
+    protocol::host_probe p;
+    for (const auto& [key, e] : orders) (e.retiring ? p.retiring : p.live).push_back(key);
+    p.spawned = spawned;
+    p.retired = retired;
+    p.filtered = filtered;
+    p.unrouted = unrouted;
+    return p;
+  }
+};
+
+caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_config cfg) {
+  self->state.self = self;
+  self->state.cfg = std::move(cfg);
+  if (auto* mm = self->state.m())
+    mm->max_concurrent_reconciles.set(self->state.cfg.max_concurrent_reconciles);
+  self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });
+  return {
+      [self](const protocol::object_event& ev) {
+        auto& s = self->state;
+        if (!ev.obj) return;
+        if (s.is_order(ev.obj))
+          s.on_order_event(ev);
+        else
+          s.on_child_event(ev);
+        s.sample();
+      },
+      [self](const protocol::wake_order& w) {
+        if (!self->state.wake(w.key)) ++self->state.unrouted;
+      },
+      [self](const protocol::control_plane_changed& c) {
+        for (const auto& key : c.orders) self->state.wake(key);
+      },
+      [self](protocol::stop_atom) {
+        auto& s = self->state;
+        s.stopping = true;
+        s.stop_waiters.push_back(self->make_response_promise());
+        if (s.orders.empty()) {
+          s.finish_stop();
+          return;
+        }
+        for (auto& [key, e] : s.orders) {
+          e.respawn.reset();
+          self->send(e.actor, protocol::stop_atom::value);
+        }
+      },
+      [self](protocol::probe_atom) { return self->state.probe(); },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_order_host(caf::actor_system& sys, order_host_config cfg) {
+  return sys.spawn(order_host, std::move(cfg));
+}
+
+}  // namespace c5c3::runtime

@@ -1,0 +1,48 @@
+// The order host, one per kind: maps (cluster, namespace, name) to an order
+// actor, spawns it on first sight of the order, routes events of the order
+// and of its children to it, and retires it once the order is gone.
+//
+// In (from the cluster actors' subscriptions, or anyone):
+//   protocol::object_event  of the order kind: added/modified spawn or update
+//                           the actor; an update wakes it only when
+//                           cr_update_predicate passes (status writes do not);
+//                           deleted retires it (it finishes a pass in flight).
+//                           of any other kind: a child, mapped back by the
+//                           ownership labels (or a controller reference to
+//                           the order kind) and woken; old and new versions
+//                           both count, so a relabelled child wakes both orders.
+//   protocol::wake_order, protocol::control_plane_changed: wake known orders.
+//   protocol::stop_atom     stop every actor (passes in flight finish), answer
+//                           ok_atom once all are gone, then quit.
+//   protocol::probe_atom    answers a protocol::host_probe.
+#pragma once
+
+#include "actors/runtime/controller_metrics.hpp"
+#include "actors/runtime/order_actor.hpp"
+#include "actors/runtime/ownership.hpp"
+#include "actors/runtime/pass.hpp"
+
+#include <caf/actor.hpp>
+#include <caf/fwd.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace c5c3::runtime {
+
+struct order_host_config {
+  std::string controller;  // the controller name in metrics, e.g. "keystoneuser"
+  k8s::gvk order_kind;     // group and kind identify the order's own events
+  ownership_keys keys;
+  pass_factory make_pass;
+  caf::actor limiter;  // shared by all hosts; invalid: no limit
+  // The limiter's size, published as controller_runtime_max_concurrent_reconciles.
+  std::uint32_t max_concurrent_reconciles = 1;
+  std::shared_ptr<controller_metrics> metrics;
+  order_actor_options actor_options;
+};
+
+caf::actor spawn_order_host(caf::actor_system& sys, order_host_config cfg);
+
+}  // namespace c5c3::runtime

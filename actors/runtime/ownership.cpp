@@ -1,0 +1,35 @@
+#include "actors/runtime/ownership.hpp"
+
+namespace c5c3::runtime {
+
+std::optional<protocol::order_key> order_of_labels(const k8s::object& child,
+                                                   const ownership_keys& keys) {
+  if (!child) return std::nullopt;
+  auto name = child.label(keys.name);
+  auto ns = child.label(keys.namespace_);
+  if (!name || !ns || name->empty() || ns->empty()) return std::nullopt;
+  auto cluster = child.label(keys.cluster);
+  return protocol::order_key{cluster ? std::string(*cluster) : std::string(), std::string(*ns),
+                             std::string(*name)};
+}
+
+std::optional<protocol::order_key> order_of_controller(const k8s::object& child,
+                                                       std::string_view cluster,
+                                                       const k8s::gvk& order_kind) {
+  if (!child) return std::nullopt;
+  auto ref = child.controller_reference();
+  if (!ref || ref->name.empty() || ref->kind != order_kind.kind) return std::nullopt;
+  if (k8s::gvk::from_api_version(ref->api_version, ref->kind).group != order_kind.group)
+    return std::nullopt;
+  return protocol::order_key{std::string(cluster), std::string(child.namespace_()), ref->name};
+}
+
+std::optional<protocol::order_key> order_of_child(const k8s::object& child,
+                                                  std::string_view cluster,
+                                                  const ownership_keys& keys,
+                                                  const k8s::gvk& order_kind) {
+  if (auto k = order_of_labels(child, keys)) return k;
+  return order_of_controller(child, cluster, order_kind);
+}
+
+}  // namespace c5c3::runtime

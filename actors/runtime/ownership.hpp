@@ -1,0 +1,41 @@
+// Mapping a child object back to the order it belongs to (apis.md scaffold:
+// orderChildToRequests, isOrderChild). Every child carries three ownership
+// labels whose keys the kind gives; the name and namespace labels must be
+// non-empty, and the cluster label's value (empty or absent: the management
+// cluster) becomes the order's cluster. A child that instead has a controller
+// owner reference to the order kind maps to that owner, in the child's
+// namespace on the cluster the event came from (Owns()).
+#pragma once
+
+#include "k8s/object.hpp"
+#include "protocol/order.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace c5c3::runtime {
+
+struct ownership_keys {
+  std::string name;        // e.g. c5c3.io/keystoneuser-name
+  std::string namespace_;  // e.g. c5c3.io/keystoneuser-namespace
+  std::string cluster;     // e.g. c5c3.io/keystoneuser-cluster
+};
+
+// The order named by the child's ownership labels.
+[[nodiscard]] std::optional<protocol::order_key> order_of_labels(const k8s::object& child,
+                                                                 const ownership_keys& keys);
+
+// The order that is the child's controller, when it is of `order_kind` (group
+// and kind compared; any version).
+[[nodiscard]] std::optional<protocol::order_key> order_of_controller(const k8s::object& child,
+                                                                     std::string_view cluster,
+                                                                     const k8s::gvk& order_kind);
+
+// Labels first, then the controller reference.
+[[nodiscard]] std::optional<protocol::order_key> order_of_child(const k8s::object& child,
+                                                                std::string_view cluster,
+                                                                const ownership_keys& keys,
+                                                                const k8s::gvk& order_kind);
+
+}  // namespace c5c3::runtime

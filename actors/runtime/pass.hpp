@@ -1,0 +1,98 @@
+// The kind-specific pass an order actor runs: sense, plan, act (design.md).
+//
+// A pass is asynchronous: the actor calls the kind's pass_fn with a
+// pass_context and the pass may send requests (to a cluster actor, to the
+// ControlPlane actor) whose answers arrive later in the same actor. It ends by
+// calling ctx.finish(result) exactly once, from inside the actor (a request's
+// then-handler, or synchronously). Until then no other pass of that order
+// starts; wake-ups meanwhile are coalesced into one more pass.
+//
+//   pass_fn pass = [](pass_context ctx) {
+//     ctx.self()->request(cluster, 10s, protocol::get_request{...}).then(
+//         [ctx](const k8s::object& o) { ctx.finish(pass_result::converged()); },
+//         [ctx](const caf::error& e) { ctx.finish(pass_result::failed(protocol::describe(e))); });
+//   };
+#pragma once
+
+#include "k8s/object.hpp"
+#include "protocol/order.hpp"
+
+#include <caf/actor_clock.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/timespan.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace c5c3::runtime {
+
+enum class pass_outcome : std::uint8_t {
+  converged,      // success; wait for an event (or the timers the pass armed)
+  requeue_after,  // success; come back after `after`
+  requeue,        // come back after the per-order backoff (controller-runtime's Requeue: true)
+  error,          // failure; come back after the per-order backoff
+};
+const char* to_string(pass_outcome x);
+
+struct pass_result {
+  pass_outcome outcome = pass_outcome::converged;
+  caf::timespan after{0};  // requeue_after only
+  std::string error;       // error only: one line, no secrets
+  // Named timers to (re)arm when the pass ends (rotation, grace, ...). Every
+  // timer not listed here is cancelled. "requeue" is driven by the outcome.
+  std::map<std::string, caf::timespan> timers;
+
+  static pass_result converged() { return {}; }
+  // A duration <= 0 is plain success, as controller-runtime treats RequeueAfter 0.
+  static pass_result requeue_after(caf::timespan d);
+  static pass_result requeue();
+  static pass_result failed(std::string why);
+  pass_result& arm(std::string name, caf::timespan d) {
+    timers[std::move(name)] = d;
+    return *this;
+  }
+};
+
+namespace detail {
+struct pass_slot {
+  caf::event_based_actor* self = nullptr;
+  protocol::order_key key;
+  k8s::object order;
+  std::uint64_t number = 0;
+  bool open = true;
+  std::function<void(std::uint64_t, pass_result)> on_finish;
+};
+}  // namespace detail
+
+// A handle on one running pass; cheap to copy into continuations.
+class pass_context {
+ public:
+  explicit pass_context(std::shared_ptr<detail::pass_slot> slot) : slot_(std::move(slot)) {}
+
+  caf::event_based_actor* self() const { return slot_->self; }
+  const protocol::order_key& key() const { return slot_->key; }
+  // The order as the host last delivered it when the pass started (empty if
+  // the actor was woken before any order object reached it).
+  const k8s::object& order() const { return slot_->order; }
+  // The actor clock: virtual time under the test coordinator.
+  caf::actor_clock::time_point now() const { return slot_->self->clock().now(); }
+  std::uint64_t number() const { return slot_->number; }
+  // Whether the pass may still finish (not finished, not past its deadline,
+  // actor alive).
+  bool open() const { return slot_->open; }
+  // Ends the pass. Returns false (and does nothing) when it already ended.
+  bool finish(pass_result r) const;
+
+ private:
+  std::shared_ptr<detail::pass_slot> slot_;
+};
+
+using pass_fn = std::function<void(pass_context)>;
+// Makes the pass of one order (called once per order actor, so a kind may
+// keep per-order state in the closure).
+using pass_factory = std::function<pass_fn(const protocol::order_key&)>;
+
+}  // namespace c5c3::runtime

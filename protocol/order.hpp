@@ -1,0 +1,150 @@
+// Conversation: order wake-ups, timers and the concurrency limit.
+//
+//   order host  -> order actor : order_update (the latest order object, and
+//                                whether it should wake), wake_atom, retire_atom
+//   anyone      -> order host  : wake_order (e.g. a ControlPlane fan-out)
+//   order actor -> itself      : timer_fired (named timers), pass_deadline
+//   order actor -> limiter     : acquire_atom (answered grant_atom when a token
+//                                is free), release_atom
+//   main        -> host/limiter: stop_atom (answered ok_atom once drained)
+//   tests       -> any of them : probe_atom (answered with a *_probe snapshot)
+#pragma once
+
+#include "k8s/object.hpp"
+
+#include <caf/atom.hpp>
+#include <caf/allowed_unsafe_message_type.hpp>
+#include <caf/meta/type_name.hpp>
+#include <caf/timestamp.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace c5c3::protocol {
+
+using wake_atom = caf::atom_constant<caf::atom("wake")>;
+using retire_atom = caf::atom_constant<caf::atom("retire")>;
+using stop_atom = caf::atom_constant<caf::atom("stop")>;
+using ok_atom = caf::atom_constant<caf::atom("ok")>;
+using acquire_atom = caf::atom_constant<caf::atom("acquire")>;
+using grant_atom = caf::atom_constant<caf::atom("grant")>;
+using release_atom = caf::atom_constant<caf::atom("release")>;
+using probe_atom = caf::atom_constant<caf::atom("probe")>;
+
+// Which order: the cluster it lives on ("" is the management cluster), its
+// namespace and name.
+struct order_key {
+  std::string cluster;
+  std::string namespace_;
+  std::string name;
+
+  // "cluster/namespace/name" (the cluster part empty on the management cluster).
+  std::string to_string() const { return cluster + "/" + namespace_ + "/" + name; }
+  friend bool operator==(const order_key&, const order_key&) = default;
+  friend auto operator<=>(const order_key&, const order_key&) = default;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, order_key& x) {
+  return f(caf::meta::type_name("c5c3::protocol::order_key"), x.cluster, x.namespace_, x.name);
+}
+
+// Host -> order actor: the latest version of the order as the host saw it.
+// `wake` is false for updates the predicate filters (status-only writes): the
+// actor keeps the newer object for its next pass but does not start one.
+struct order_update {
+  k8s::object order;
+  bool wake = true;
+};
+
+// Anyone -> order host: wake the actor of `key` if it exists.
+struct wake_order {
+  order_key key;
+  std::string reason;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, wake_order& x) {
+  return f(caf::meta::type_name("c5c3::protocol::wake_order"), x.key, x.reason);
+}
+
+// Order actor -> itself: a named timer (rotation, grace, requeue, ...) came
+// due. Timers cannot be cancelled in CAF 0.17, so each arming bumps the
+// timer's generation and a message with an older generation is stale.
+struct timer_fired {
+  std::string name;
+  std::uint64_t generation = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, timer_fired& x) {
+  return f(caf::meta::type_name("c5c3::protocol::timer_fired"), x.name, x.generation);
+}
+
+// Order actor -> itself: the pass numbered `pass` ran past its deadline.
+struct pass_deadline {
+  std::uint64_t pass = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pass_deadline& x) {
+  return f(caf::meta::type_name("c5c3::protocol::pass_deadline"), x.pass);
+}
+
+// Where an order actor is in its cycle.
+enum class order_phase : std::uint8_t { idle, waiting_for_token, running, stopping };
+
+// probe_atom answers: a snapshot for tests and debugging.
+struct order_probe {
+  order_key key;
+  std::uint8_t phase = 0;  // order_phase
+  bool wake_pending = false;
+  std::uint64_t passes_started = 0;
+  std::uint64_t passes_finished = 0;
+  std::uint64_t stale_timers = 0;  // timer messages ignored as stale
+  std::uint32_t failures = 0;      // consecutive errors (the backoff exponent)
+  std::vector<std::string> armed_timers;
+  std::string last_error;  // of the last pass that failed
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, order_probe& x) {
+  return f(caf::meta::type_name("c5c3::protocol::order_probe"), x.key, x.phase, x.wake_pending,
+           x.passes_started, x.passes_finished, x.stale_timers, x.failures, x.armed_timers,
+           x.last_error);
+}
+
+struct limiter_probe {
+  std::uint32_t max = 0;
+  std::uint32_t in_use = 0;
+  std::uint32_t waiting = 0;
+  std::uint32_t peak = 0;  // the highest in_use ever seen
+  bool stopping = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, limiter_probe& x) {
+  return f(caf::meta::type_name("c5c3::protocol::limiter_probe"), x.max, x.in_use, x.waiting,
+           x.peak, x.stopping);
+}
+
+struct host_probe {
+  std::vector<order_key> live;      // orders with a running actor
+  std::vector<order_key> retiring;  // actors finishing their last pass
+  std::uint64_t spawned = 0;
+  std::uint64_t retired = 0;
+  std::uint64_t filtered = 0;  // order updates the predicate did not pass
+  std::uint64_t unrouted = 0;  // child events that mapped to no known order
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, host_probe& x) {
+  return f(caf::meta::type_name("c5c3::protocol::host_probe"), x.live, x.retiring, x.spawned,
+           x.retired, x.filtered, x.unrouted);
+}
+
+}  // namespace c5c3::protocol
+
+// Local only: carries a shared immutable object.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::order_update)

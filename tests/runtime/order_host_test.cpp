@@ -1,0 +1,255 @@
+// The order host: spawning on first sight, routing order and child events,
+// the update predicate, retiring, and clean shutdown.
+#include "coordinator_fixture.hpp"
+
+#include "actors/runtime/controller_metrics.hpp"
+#include "actors/runtime/limiter.hpp"
+#include "actors/runtime/order_host.hpp"
+#include "protocol/control_plane.hpp"
+#include "protocol/subscription.hpp"
+
+#include <algorithm>
+
+using namespace c5c3;
+using namespace c5c3::runtime;
+using namespace c5c3::testing;
+using namespace std::chrono_literals;
+using protocol::event_type;
+using protocol::order_key;
+
+namespace {
+
+const ownership_keys keys{"c5c3.io/keystoneuser-name", "c5c3.io/keystoneuser-namespace",
+                          "c5c3.io/keystoneuser-cluster"};
+const k8s::gvk kind{"c5c3.io", "v1alpha1", "KeystoneUser"};
+
+struct order_spec {
+  const char* name = "alice";
+  const char* rv = "1";
+  std::int64_t generation = 1;
+  const char* label = "a";
+  const char* status = "Pending";
+  bool terminating = false;
+  const char* uid = "u-1";
+};
+
+k8s::object order(const order_spec& s) {
+  k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", s.name};
+  b.set_resource_version(s.rv);
+  b.set_int({"metadata", "generation"}, s.generation);
+  b.set_string({"metadata", "uid"}, s.uid);
+  b.set_label("team", s.label);
+  b.set_string({"status", "phase"}, s.status);
+  if (s.terminating) b.set_string({"metadata", "deletionTimestamp"}, "2026-01-01T00:00:00Z");
+  return std::move(b).freeze();
+}
+
+k8s::object child(const std::string& name, const std::string& ns, const std::string& cluster) {
+  k8s::object_builder b{"openstack.k-orc.cloud/v1alpha1", "User", "cp-ns", "u-" + name};
+  b.set_label(keys.name, name).set_label(keys.namespace_, ns).set_label(keys.cluster, cluster);
+  return std::move(b).freeze();
+}
+
+protocol::object_event event(event_type t, k8s::object obj, std::string cluster = "",
+                             k8s::object old = {}) {
+  return protocol::object_event{{1}, std::move(cluster), t, std::move(obj), std::move(old)};
+}
+
+struct host_fixture : registry_holder, coordinator_fixture {
+  std::shared_ptr<pass_log> log = std::make_shared<pass_log>();
+  caf::actor gate = keep(sys.spawn(gate_actor, "gate"));
+  std::shared_ptr<controller_metrics> m = std::make_shared<controller_metrics>(reg, "keystoneuser");
+
+  caf::actor host(bool gated, caf::actor limiter = {}) {
+    order_host_config hc;
+    hc.controller = "keystoneuser";
+    hc.order_kind = kind;
+    hc.keys = keys;
+    auto g = gate;
+    auto l = log;
+    hc.make_pass = [g, l, gated](const order_key&) {
+      return gated ? gated_pass(g, l)
+                   : scripted_pass(l, [](int) { return pass_result::converged(); });
+    };
+    hc.limiter = std::move(limiter);
+    hc.max_concurrent_reconciles = 3;
+    hc.metrics = m;
+    return keep(spawn_order_host(sys, std::move(hc)));
+  }
+
+  protocol::host_probe probe(const caf::actor& h) {
+    return ask<protocol::host_probe>(h, protocol::probe_atom::value);
+  }
+
+  void send(const caf::actor& h, protocol::object_event ev) {
+    caf::anon_send(h, std::move(ev));
+    run();
+  }
+
+  bool release_any(pass_result r = pass_result::converged()) {
+    return ask<bool>(gate, free_atom::value, order_key{}, std::move(r));
+  }
+};
+
+std::vector<std::string> names(const std::vector<order_key>& keys) {
+  std::vector<std::string> out;
+  for (const auto& k : keys) out.push_back(k.to_string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(order_host_routing)
+
+BOOST_FIXTURE_TEST_CASE(spawns_on_first_sight_and_routes_children_by_label, host_fixture) {
+  auto h = host(false);
+  send(h, event(event_type::added, order({})));
+  auto p = probe(h);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice"}));
+  BOOST_TEST(p.spawned == 1u);
+  BOOST_TEST(log->started == 1);
+  BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
+  BOOST_TEST(log->orders.back().name() == "alice");
+  // The same name on a target cluster is another order with its own actor.
+  send(h, event(event_type::added, order({}), "edge-1"));
+  p = probe(h);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice", "edge-1/tenant-a/alice"}));
+  BOOST_TEST(m->order_actors.value() == 2.0);
+  BOOST_TEST(m->max_concurrent_reconciles.value() == 3.0);
+  BOOST_TEST(log->started == 2);
+  // Children (on the management cluster) map back by their labels, the
+  // cluster label naming the order's cluster.
+  send(h, event(event_type::modified, child("alice", "tenant-a", "edge-1")));
+  BOOST_TEST(log->started == 3);
+  BOOST_TEST(log->keys.back().to_string() == "edge-1/tenant-a/alice");
+  send(h, event(event_type::deleted, child("alice", "tenant-a", "")));
+  BOOST_TEST(log->started == 4);
+  BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
+  // Unknown orders and incomplete labels go nowhere.
+  send(h, event(event_type::added, child("bob", "tenant-a", "")));
+  send(h, event(event_type::added, child("", "tenant-a", "")));
+  BOOST_TEST(log->started == 4);
+  BOOST_TEST(probe(h).unrouted == 2u);
+  // A relabelled child wakes the order it left and the one it joined.
+  send(h, event(event_type::modified, child("alice", "tenant-a", "edge-1"), "",
+                child("alice", "tenant-a", "")));
+  BOOST_TEST(log->started == 6);
+  // Wake-ups from other actors.
+  caf::anon_send(h, protocol::wake_order{order_key{"edge-1", "tenant-a", "alice"}, "test"});
+  run();
+  BOOST_TEST(log->started == 7);
+  caf::anon_send(h, protocol::control_plane_changed{
+                        {"cp-ns", "cp"},
+                        {order_key{"", "tenant-a", "alice"}, order_key{"", "tenant-a", "ghost"}}});
+  run();
+  BOOST_TEST(log->started == 8);
+  BOOST_TEST(probe(h).spawned == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(status_writes_do_not_wake_but_spec_label_and_deletion_do, host_fixture) {
+  auto h = host(false);
+  send(h, event(event_type::added, order({})));
+  BOOST_TEST(log->started == 1);
+  struct row {
+    const char* name;
+    order_spec spec;
+    bool wakes;
+  };
+  const row rows[] = {
+      {"status-only write", {"alice", "2", 1, "a", "Ready"}, false},
+      {"resync of the same object", {"alice", "2", 1, "a", "Ready"}, false},
+      {"label change", {"alice", "3", 1, "b", "Ready"}, true},
+      {"another status write", {"alice", "4", 1, "b", "NotReady"}, false},
+      {"generation bump", {"alice", "5", 2, "b", "NotReady"}, true},
+      {"becomes terminating", {"alice", "6", 2, "b", "NotReady", true}, true},
+      {"status write while terminating", {"alice", "7", 2, "b", "Deleting", true}, false},
+  };
+  int expected = 1;
+  std::uint64_t filtered = 0;
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.name) {
+      send(h, event(event_type::modified, order(r.spec)));
+      if (r.wakes) {
+        ++expected;
+        BOOST_TEST(log->orders.back().resource_version() == r.spec.rv);
+      } else {
+        ++filtered;
+      }
+      BOOST_TEST(log->started == expected);
+      BOOST_TEST(probe(h).filtered == filtered);
+    }
+  }
+  // A filtered update still reached the actor: the next pass sees it.
+  caf::anon_send(h, protocol::wake_order{order_key{"", "tenant-a", "alice"}, "test"});
+  run();
+  BOOST_TEST(log->orders.back().resource_version() == "7");
+}
+
+BOOST_FIXTURE_TEST_CASE(retires_the_actor_once_the_order_is_gone, host_fixture) {
+  auto h = host(false);
+  send(h, event(event_type::added, order({})));
+  send(h, event(event_type::deleted, order({})));
+  auto p = probe(h);
+  BOOST_TEST(p.live.empty());
+  BOOST_TEST(p.retiring.empty());
+  BOOST_TEST(p.retired == 1u);
+  BOOST_TEST(m->order_actors.value() == 0.0);
+  BOOST_TEST(log->started == 1);  // no pass for the deletion itself
+  send(h, event(event_type::modified, child("alice", "tenant-a", "")));
+  BOOST_TEST(log->started == 1);
+  BOOST_TEST(probe(h).unrouted == 1u);
+  // Deleting an unknown order is harmless; re-creating spawns anew.
+  send(h, event(event_type::deleted, order({"nobody"})));
+  send(h, event(event_type::added, order({"alice", "9", 1, "a", "Pending", false, "u-2"})));
+  p = probe(h);
+  BOOST_TEST(p.spawned == 2u);
+  BOOST_TEST(p.live.size() == 1u);
+  BOOST_TEST(log->started == 2);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_order_recreated_while_retiring_gets_a_fresh_actor, host_fixture) {
+  auto h = host(true);
+  send(h, event(event_type::added, order({})));
+  BOOST_TEST(log->started == 1);
+  send(h, event(event_type::deleted, order({})));
+  send(h, event(event_type::added, order({"alice", "9", 1, "a", "Pending", false, "u-2"})));
+  auto p = probe(h);
+  BOOST_TEST((names(p.retiring) == std::vector<std::string>{"/tenant-a/alice"}));
+  BOOST_TEST(log->started == 1);  // the old actor is finishing its pass
+  BOOST_TEST(release_any());
+  p = probe(h);
+  BOOST_TEST(p.retired == 1u);
+  BOOST_TEST(p.spawned == 2u);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice"}));
+  BOOST_TEST(log->started == 2);
+  BOOST_TEST(log->orders.back().uid() == "u-2");
+  BOOST_TEST(release_any());
+}
+
+BOOST_FIXTURE_TEST_CASE(stop_finishes_passes_in_flight_and_starts_no_more, host_fixture) {
+  auto limiter = keep(spawn_limiter(sys, 1));
+  auto h = host(true, limiter);
+  send(h, event(event_type::added, order({"alice"})));
+  send(h, event(event_type::added, order({"bob"})));
+  BOOST_TEST(log->started == 1);  // bob waits for the token
+  self->monitor(h);
+  auto stopped = self->request(h, caf::infinite, protocol::stop_atom::value);
+  run();
+  BOOST_TEST(self->mailbox().empty());  // alice's pass is in flight
+  auto p = probe(h);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice"}));  // bob quit
+  // Events after stop spawn nothing.
+  send(h, event(event_type::added, order({"carol"})));
+  BOOST_TEST(probe(h).spawned == 2u);
+  BOOST_TEST(release_any());
+  bool ok = false, down = false;
+  stopped.receive([&](protocol::ok_atom) { ok = true; }, [](caf::error&) {});
+  self->receive([&](caf::down_msg& dm) { down = dm.source == h.address(); });
+  BOOST_TEST(ok);
+  BOOST_TEST(down);
+  BOOST_TEST(log->started == 1);
+  BOOST_TEST(ask<protocol::limiter_probe>(limiter, protocol::probe_atom::value).in_use == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -120,6 +120,32 @@ properties:
              "spec: Required value: min must be set\n");
 }
 
+BOOST_AUTO_TEST_CASE(message_expression_falls_back_and_maps_use_keys) {
+  auto s = schema_yaml(R"y(
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      labels: {type: object, additionalProperties: {type: string}}
+      a-b: {type: integer}
+    x-kubernetes-validations:
+      - rule: "!has(self.labels.forbidden)"
+        messageExpression: "''"
+        message: the forbidden label is not allowed
+        fieldPath: "['labels']"
+      - rule: "self.labels.all(k, self.labels[k].size() <= 3)"
+        messageExpression: "'values too long: ' + self.labels.filter(k, self.labels[k].size() > 3).join(', ')"
+      - rule: "!has(self.a__dash__b) || self.a__dash__b > 0"
+        messageExpression: "1 / 0 == 0 ? 'x' : 'y'"
+)y");
+  BOOST_TEST(errors_of(*s, json(R"({"spec":{"labels":{"ok":"v"}}})")).empty());
+  BOOST_TEST(errors_of(*s, json(R"({"spec":{"labels":{"forbidden":"v","long":"vvvv","x":"vvvvv"},"a-b":0}})")) ==
+             "spec.labels: Invalid value: \"object\": the forbidden label is not allowed\n"
+             "spec: Invalid value: \"object\": values too long: long, x\n"
+             "spec: Invalid value: \"object\": failed rule: !has(self.a__dash__b) || self.a__dash__b > 0\n");
+}
+
 BOOST_AUTO_TEST_CASE(escaped_reserved_word_fields) {
   auto s = schema_yaml(R"y(
 type: object

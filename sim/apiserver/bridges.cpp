@@ -7,6 +7,11 @@
 #include "sim/openapi/table.hpp"
 #include "sim/ssa/builtin_schemas.hpp"
 #include "sim/ssa/server_side_apply.hpp"
+#include "sim/ssa/strategic_merge.hpp"
+#include "sim/validation/validation.hpp"
+
+#include <map>
+#include <mutex>
 
 namespace c5c3::sim {
 
@@ -219,16 +224,68 @@ k8s::json_document server_side_apply(const k8s::json_value* live, const k8s::jso
   return std::move(r.object);
 }
 
-std::optional<k8s::json_document> strategic_merge(const k8s::api_resource&,
+std::optional<k8s::json_document> strategic_merge(const k8s::api_resource& r,
                                                   const k8s::json_value& original,
                                                   const k8s::json_value& patch, std::string* error) {
-  // TODO(patch helper): sim/ssa's strategic merge patch once it exists; a
-  // JSON merge patch is what kubectl's label/annotate/patch need meanwhile.
-  if (!patch.IsObject()) {
-    if (error) *error = "a strategic merge patch must be a JSON object";
-    return std::nullopt;
+  if (!ssa::supports_strategic_merge(r.api_version(), r.kind)) return std::nullopt;
+  auto schema = ssa::builtin_schema(r.api_version(), r.kind);
+  auto doc = k8s::copy_document(original);
+  if (auto e = ssa::apply_strategic_merge_patch(doc, patch, schema ? *schema : ssa::type_schema{})) {
+    k8s::api_error err;
+    err.code = e->code;
+    err.reason = e->code == 422 ? std::string(k8s::reasons::invalid) : std::string(k8s::reasons::bad_request);
+    err.message = e->message;
+    fail(err);
   }
-  return k8s::merge_patched(original, patch);
+  (void)error;
+  return doc;
+}
+
+namespace {
+
+std::shared_ptr<const validation::compiled_schema> compiled(const k8s::json_value& schema) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const validation::compiled_schema>> cache;
+  auto key = k8s::to_json(schema);
+  std::lock_guard lock(mu);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  auto c = validation::compile(schema, "spec.versions[0].schema.openAPIV3Schema");
+  if (cache.size() > 256) cache.clear();
+  cache[key] = c.schema;
+  return c.schema;
+}
+
+}  // namespace
+
+void validate_custom(const k8s::api_resource& r, k8s::json_document& doc, const k8s::json_value* old) {
+  if (!r.schema) return;
+  auto c = compiled(*r.schema);
+  if (!c) return;
+  validation::prune(*c, doc);
+  validation::apply_defaults(*c, doc, doc.GetAllocator());
+  auto errs = validation::validate(*c, doc, old);
+  if (!errs.empty())
+    fail(validation::invalid_error(r.group, r.kind, k8s::get_string(doc, {"metadata", "name"}), errs));
+}
+
+void validate_crd_schemas(const k8s::json_value& crd) {
+  const auto* vs = k8s::find(crd, {"spec", "versions"});
+  if (!vs || !vs->IsArray()) return;
+  std::vector<validation::field_error> errs;
+  for (rapidjson::SizeType i = 0; i < vs->Size(); ++i) {
+    const auto* s = k8s::find((*vs)[i], {"schema", "openAPIV3Schema"});
+    if (!s) {
+      errs.push_back(validation::required(
+          "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema",
+          "schemas are required"));
+      continue;
+    }
+    auto c = validation::compile(*s, "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema");
+    for (auto& e : c.errors) errs.push_back(e);
+  }
+  if (!errs.empty())
+    fail(validation::invalid_error("apiextensions.k8s.io", "CustomResourceDefinition",
+                                   k8s::get_string(crd, {"metadata", "name"}), errs));
 }
 
 }  // namespace c5c3::sim

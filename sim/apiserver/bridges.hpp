@@ -56,4 +56,10 @@ std::optional<k8s::json_document> strategic_merge(const k8s::api_resource& r,
                                                   const k8s::json_value& original,
                                                   const k8s::json_value& patch, std::string* error);
 
+// Custom resources: prune, default and validate `doc` against the kind's
+// schema (`old` on update). Throws api_failure (422) with kube's causes.
+void validate_custom(const k8s::api_resource& r, k8s::json_document& doc, const k8s::json_value* old);
+// A CRD's version schemas compile (structural, supported CEL); throws 422.
+void validate_crd_schemas(const k8s::json_value& crd);
+
 }  // namespace c5c3::sim

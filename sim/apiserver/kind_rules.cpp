@@ -198,8 +198,10 @@ std::optional<std::string> base64_decode(std::string_view t, std::size_t* bad) {
     return std::nullopt;
   };
   std::size_t n = t.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (b64_value(t[i]) < 0 && t[i] != '=') return set_bad(i);
+  if (n % 4 != 0) return set_bad(n - n % 4);
   for (std::size_t i = 0; i < n; i += 4) {
-    if (i + 4 > n) return set_bad(i + (n - i) - ((n - i) == 1 ? 1 : 0));
     int v[4];
     int pad = 0;
     for (int j = 0; j < 4; ++j) {
@@ -260,7 +262,11 @@ void prepare_for_update(const k8s::api_resource& r, json_document& doc, const k8
   }
 }
 
-void validate_kind(const k8s::api_resource&, const json_document&, const k8s::object*) {}
+void validate_kind(const k8s::api_resource& r, json_document& doc, const k8s::object* old) {
+  if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions")
+    validate_crd_schemas(doc);
+  if (!is_builtin(r)) validate_custom(r, doc, old ? &old->json() : nullptr);
+}
 
 std::vector<k8s::api_resource> crd_resources(const k8s::object& crd) {
   std::vector<k8s::api_resource> out;

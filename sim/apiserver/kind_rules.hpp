@@ -16,7 +16,7 @@ bool tracks_generation(const k8s::api_resource& r);
 void prepare_for_create(const k8s::api_resource& r, k8s::json_document& doc, bool custom);
 void prepare_for_update(const k8s::api_resource& r, k8s::json_document& doc, const k8s::object& old);
 // Checks the kind's own rules (nullptr `old` on create).
-void validate_kind(const k8s::api_resource& r, const k8s::json_document& doc, const k8s::object* old);
+void validate_kind(const k8s::api_resource& r, k8s::json_document& doc, const k8s::object* old);
 
 // Base64 (standard alphabet, padded) as Go's encoding/base64.StdEncoding.
 std::string base64_encode(std::string_view raw);

@@ -286,6 +286,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
   std::string verb = ri.verb;
   int code = 500;
   std::string rv;
+  (void)code;
   try {
     if (ri.verb == "create") {
       if (!ri.name.empty() || !ri.subresource.empty())
@@ -301,6 +302,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       }
       rv = std::string(created.resource_version());
       code = 201;
+      log_write(ri, req, who, code, rv, dry_run, verb);
       send_object(req, res, r, created, 201);
     } else if (ri.verb == "update") {
       auto body = parse_body(req);
@@ -314,6 +316,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       }
       rv = std::string(updated.resource_version());
       code = 200;
+      log_write(ri, req, who, code, rv, dry_run, verb);
       send_object(req, res, r, convert_for(updated, r), 200);
     } else if (ri.verb == "patch") {
       k8s::object patched;
@@ -321,6 +324,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       patched = patch(req, ri, dry_run, created, verb);
       rv = std::string(patched.resource_version());
       code = created ? 201 : 200;
+      log_write(ri, req, who, code, rv, dry_run, verb);
       send_object(req, res, r, convert_for(patched, r), code);
     } else if (ri.verb == "delete") {
       std::optional<json_document> opts;
@@ -338,6 +342,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
         if (!dry_run) save_state_locked();
       }
       code = 200;
+      log_write(ri, req, who, code, std::string(result.first.resource_version()), dry_run, verb);
       if (result.second && is_builtin(r) && !(r.group.empty() && r.plural == "namespaces")) {
         res.send(json_response(200, k8s::make_success_status(r.group, r.plural, ri.name,
                                                                result.first.uid())));
@@ -345,14 +350,13 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
         send_object(req, res, r, convert_for(result.first, r), 200);
       }
     } else if (ri.verb == "deletecollection") {
-      code = 200;
+      log_write(ri, req, who, 200, "", dry_run, verb);
       delete_collection(req, res, ri, dry_run);
     }
   } catch (const api_failure& f) {
     log_write(ri, req, who, f.err.code, "", dry_run, verb);
     throw;
   }
-  log_write(ri, req, who, code, rv, dry_run, verb);
 }
 
 void apiserver::impl::log_write(const request_info& ri, const k8s::http_request& req,

@@ -1,0 +1,237 @@
+// list and watch: selectors, pagination with continue tokens (and their
+// expiry), resourceVersion semantics, watch events, resume, 410 Expired once
+// a version has left the history, bookmarks, sendInitialEvents, timeouts.
+#include "k8s/server/http_server.hpp"
+#include "tests/sim/fixture.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fmt/format.h>
+
+#include <thread>
+
+using namespace c5c3;
+using namespace c5c3::sim::test;
+
+namespace {
+
+std::string str(const k8s::json_value& v, std::initializer_list<std::string_view> p) {
+  return std::string(k8s::get_string(v, p));
+}
+
+const std::string cms = "/api/v1/namespaces/default/configmaps";
+
+void make_cms(const http_client& c, int n, const std::string& prefix = "cm") {
+  for (int i = 0; i < n; ++i) {
+    auto r = c.post(cms, fmt::format(R"({{"metadata":{{"name":"{}-{:03}","labels":{{"i":"{}","tier":"{}"}}}}}})",
+                                     prefix, i, i, i % 2 ? "odd" : "even"));
+    BOOST_REQUIRE_EQUAL(r.status, 201);
+  }
+}
+
+std::vector<std::string> names(const k8s::json_document& list) {
+  std::vector<std::string> out;
+  if (auto* items = k8s::member(list, "items"))
+    for (auto& i : items->GetArray()) out.push_back(str(i, {"metadata", "name"}));
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(apiserver_list_watch)
+
+BOOST_AUTO_TEST_CASE(label_and_field_selectors) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 6);
+  struct row {
+    std::string query;
+    std::size_t expect;
+  };
+  for (auto& r : std::vector<row>{{"labelSelector=tier%3Dodd", 3},
+                                  {"labelSelector=tier%3D%3Deven", 3},
+                                  {"labelSelector=tier!%3Dodd", 3},
+                                  {"labelSelector=i+in+(1,2,9)", 2},
+                                  {"labelSelector=i+notin+(1,2)", 4},
+                                  {"labelSelector=tier", 6},
+                                  {"labelSelector=!tier", 0},
+                                  {"fieldSelector=metadata.name%3Dcm-002", 1},
+                                  {"fieldSelector=metadata.name!%3Dcm-002", 5},
+                                  {"fieldSelector=metadata.namespace%3Ddefault", 6}}) {
+    auto res = c.get(cms + "?" + r.query);
+    BOOST_TEST_REQUIRE(res.status == 200, r.query);
+    BOOST_TEST(names(res.json()).size() == r.expect, r.query);
+  }
+  auto bad = c.get(cms + "?fieldSelector=spec.x%3D1");
+  BOOST_TEST(bad.status == 400);
+}
+
+BOOST_AUTO_TEST_CASE(pagination_with_continue) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 7);
+  std::vector<std::string> all;
+  std::string cont;
+  int pages = 0;
+  do {
+    auto res = c.get(cms + "?limit=3" + (cont.empty() ? "" : "&continue=" + k8s::url_encode(cont)));
+    BOOST_TEST_REQUIRE(res.status == 200);
+    auto j = res.json();
+    for (auto& n : names(j)) all.push_back(n);
+    cont = str(j, {"metadata", "continue"});
+    if (!cont.empty()) {
+      BOOST_TEST(k8s::get_int(j, {"metadata", "remainingItemCount"}).value_or(-1) == 7 - 3 * (pages + 1));
+    }
+    ++pages;
+  } while (!cont.empty() && pages < 10);
+  BOOST_TEST(pages == 3);
+  BOOST_TEST(all.size() == 7u);
+  BOOST_TEST(std::is_sorted(all.begin(), all.end()));
+}
+
+BOOST_AUTO_TEST_CASE(expired_continue_token_is_410) {
+  sim::apiserver_options o = plain();
+  o.watch_history = 5;
+  server_fixture f(o);
+  auto c = f.client();
+  make_cms(c, 4);
+  auto first = c.get(cms + "?limit=2").json();
+  std::string cont = str(first, {"metadata", "continue"});
+  BOOST_TEST_REQUIRE(!cont.empty());
+  make_cms(c, 10, "more");
+  auto res = c.get(cms + "?limit=2&continue=" + k8s::url_encode(cont));
+  BOOST_TEST(res.status == 410);
+  BOOST_TEST(str(res.json(), {"reason"}) == "Expired");
+}
+
+BOOST_AUTO_TEST_CASE(resource_version_semantics_on_list) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 2);
+  auto rv = f.server->current_resource_version();
+  BOOST_TEST(c.get(cms + "?resourceVersion=0").status == 200);
+  BOOST_TEST(c.get(cms + fmt::format("?resourceVersion={}&resourceVersionMatch=NotOlderThan", rv)).status == 200);
+  BOOST_TEST(c.get(cms + fmt::format("?resourceVersion={}&resourceVersionMatch=Exact", rv)).status == 200);
+  auto too_new = c.get(cms + fmt::format("?resourceVersion={}", rv + 100));
+  BOOST_TEST(too_new.status == 504);
+  BOOST_TEST(str(too_new.json(), {"message"}) == fmt::format("Too large resource version: {}, current: {}", rv + 100, rv));
+  BOOST_TEST(c.get(cms + "?resourceVersionMatch=Exact").status == 400);
+  auto list = c.get(cms).json();
+  BOOST_TEST(str(list, {"metadata", "resourceVersion"}) == std::to_string(rv));
+  BOOST_TEST(str(list, {"kind"}) == "ConfigMapList");
+}
+
+BOOST_AUTO_TEST_CASE(watch_streams_added_modified_deleted) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 1);
+  auto rv = f.server->current_resource_version();
+  std::vector<std::string> types;
+  std::thread writer([&] {
+    // The stream is open once the server sees the watch; writes come after.
+    c.post(cms, R"({"metadata":{"name":"w1"}})");
+    c.patch(cms + "/w1", R"({"data":{"a":"b"}})", "application/merge-patch+json");
+    c.del(cms + "/w1");
+  });
+  auto res = c.stream(cms + fmt::format("?watch=1&resourceVersion={}", rv), [&](const std::string& line) {
+    auto d = k8s::parse_json(line);
+    BOOST_REQUIRE(d);
+    types.push_back(str(*d, {"type"}));
+    BOOST_TEST(str(*d, {"object", "metadata", "name"}) == "w1");
+    return types.size() < 3;
+  });
+  writer.join();
+  BOOST_TEST(res.status == 200);
+  BOOST_TEST((types == std::vector<std::string>{"ADDED", "MODIFIED", "DELETED"}));
+}
+
+BOOST_AUTO_TEST_CASE(watch_without_version_starts_with_current_objects_and_legacy_path) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 3);
+  int added = 0;
+  auto res = c.stream("/api/v1/watch/namespaces/default/configmaps?labelSelector=tier%3Deven",
+                      [&](const std::string& line) {
+                        auto d = k8s::parse_json(line);
+                        if (str(*d, {"type"}) == "ADDED") ++added;
+                        return added < 2;
+                      });
+  BOOST_TEST(res.status == 200);
+  BOOST_TEST(added == 2);
+}
+
+BOOST_AUTO_TEST_CASE(watch_resume_from_expired_version_gets_410_error_event) {
+  sim::apiserver_options o = plain();
+  o.watch_history = 3;
+  server_fixture f(o);
+  auto c = f.client();
+  auto old = f.server->current_resource_version();
+  make_cms(c, 6);
+  std::string type, reason, message;
+  auto res = c.stream(cms + fmt::format("?watch=1&resourceVersion={}", old), [&](const std::string& line) {
+    auto d = k8s::parse_json(line);
+    type = str(*d, {"type"});
+    reason = str(*d, {"object", "reason"});
+    message = str(*d, {"object", "message"});
+    return false;
+  });
+  BOOST_TEST(res.status == 200);
+  BOOST_TEST(type == "ERROR");
+  BOOST_TEST(reason == "Expired");
+  BOOST_TEST(message.rfind(fmt::format("too old resource version: {} (", old), 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(watch_resume_replays_later_events) {
+  server_fixture f(plain());
+  auto c = f.client();
+  auto rv = f.server->current_resource_version();
+  make_cms(c, 3);
+  std::vector<std::string> seen;
+  c.stream(cms + fmt::format("?watch=true&resourceVersion={}", rv), [&](const std::string& line) {
+    seen.push_back(str(*k8s::parse_json(line), {"object", "metadata", "name"}));
+    return seen.size() < 3;
+  });
+  BOOST_TEST((seen == std::vector<std::string>{"cm-000", "cm-001", "cm-002"}));
+}
+
+BOOST_AUTO_TEST_CASE(bookmarks_and_send_initial_events) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 2);
+  std::vector<std::string> types;
+  std::string annotation;
+  c.stream(cms + "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
+           [&](const std::string& line) {
+             auto d = k8s::parse_json(line);
+             types.push_back(str(*d, {"type"}));
+             if (types.back() == "BOOKMARK") {
+               annotation = str(*d, {"object", "metadata", "annotations", "k8s.io/initial-events-end"});
+               return false;
+             }
+             return true;
+           });
+  BOOST_TEST((types == std::vector<std::string>{"ADDED", "ADDED", "BOOKMARK"}));
+  BOOST_TEST(annotation == "true");
+  // An idle watch with bookmarks allowed gets one.
+  auto rv = f.server->current_resource_version();
+  std::string t;
+  c.stream(cms + fmt::format("?watch=1&resourceVersion={}&allowWatchBookmarks=true", rv),
+           [&](const std::string& line) {
+             t = str(*k8s::parse_json(line), {"type"});
+             return false;
+           });
+  BOOST_TEST(t == "BOOKMARK");
+}
+
+BOOST_AUTO_TEST_CASE(watch_timeout_ends_the_stream) {
+  server_fixture f(plain());
+  auto c = f.client();
+  auto rv = f.server->current_resource_version();
+  auto res = c.stream(cms + fmt::format("?watch=1&resourceVersion={}&timeoutSeconds=1", rv),
+                      [&](const std::string&) { return true; });
+  BOOST_TEST(res.status == 200);
+  BOOST_TEST(res.ended);
+  BOOST_TEST(!res.timed_out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

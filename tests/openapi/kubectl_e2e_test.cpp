@@ -198,6 +198,17 @@ BOOST_AUTO_TEST_CASE(kubectl_reads_discovery_openapi_and_tables) {
   auto svc_get = c.kubectl("get svc -n tenant-a");
   BOOST_TEST(lines(svc_get.out)[0] == "NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE");
 
+  BOOST_TEST(c.kubectl("apply", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: tenant-a\n"
+                                "type: Opaque\nstringData:\n  password: s3cret\n").code == 0);
+  auto secrets = c.kubectl("get secrets -n tenant-a");
+  BOOST_TEST(lines(secrets.out)[0] == "NAME TYPE DATA AGE");
+  BOOST_TEST(lines(secrets.out)[1].rfind("creds Opaque 1 ", 0) == 0u, lines(secrets.out)[1]);
+  auto ns = c.kubectl("get namespace tenant-a");
+  BOOST_TEST(lines(ns.out)[0] == "NAME STATUS AGE");
+  BOOST_TEST(lines(ns.out)[1].rfind("tenant-a Active ", 0) == 0u, lines(ns.out)[1]);
+  auto roles = c.kubectl("explain rolebindings.roleRef");
+  BOOST_TEST(contains(roles.out, "Role or ClusterRole."));
+
   auto crds = c.kubectl("get crds");
   BOOST_TEST(lines(crds.out)[0] == "NAME CREATED AT");
   BOOST_TEST(contains(crds.out, "rabbitmqvhosts.c5c3.io"));

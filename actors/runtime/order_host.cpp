@@ -118,6 +118,19 @@ struct host_state {
     if (!routed) ++unrouted;
   }
 
+  // Every order of `cluster` is gone from view (the cluster was disengaged,
+  // or stopped serving the order kind): retire their actors.
+  void retire_cluster(const std::string& cluster) {
+    for (auto& [key, e] : orders) {
+      if (key.cluster != cluster) continue;
+      e.respawn.reset();
+      if (!e.retiring) {
+        e.retiring = true;
+        self->send(e.actor, protocol::retire_atom::value);
+      }
+    }
+  }
+
   void on_down(const caf::down_msg& dm) {
     auto a = by_addr.find(dm.source);
     if (a == by_addr.end()) return;
@@ -176,6 +189,16 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
       },
       [self](const protocol::control_plane_changed& c) {
         for (const auto& key : c.orders) self->state.wake(key);
+      },
+      [self](const protocol::cluster_disengaged& c) { self->state.retire_cluster(c.cluster); },
+      [self](const protocol::kind_availability& k) {
+        auto& s = self->state;
+        if (!k.served && k.gvk.kind == s.cfg.order_kind.kind &&
+            k.gvk.group == s.cfg.order_kind.group)
+          s.retire_cluster(k.cluster);
+      },
+      [](const protocol::informer_synced&) {
+        // Readiness is tracked by whoever serves /readyz; nothing to route.
       },
       [self](protocol::stop_atom) {
         auto& s = self->state;

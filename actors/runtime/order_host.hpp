@@ -12,6 +12,8 @@
 //                           the order kind) and woken; old and new versions
 //                           both count, so a relabelled child wakes both orders.
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
+//   protocol::cluster_disengaged, or kind_availability{served = false} of the
+//                           order kind: retire every actor of that cluster.
 //   protocol::stop_atom     stop every actor (passes in flight finish), answer
 //                           ok_atom once all are gone, then quit.
 //   protocol::probe_atom    answers a protocol::host_probe.

@@ -208,6 +208,33 @@ BOOST_FIXTURE_TEST_CASE(retires_the_actor_once_the_order_is_gone, host_fixture) 
   BOOST_TEST(log->started == 2);
 }
 
+BOOST_FIXTURE_TEST_CASE(a_disengaged_cluster_or_a_vanished_kind_retires_its_orders, host_fixture) {
+  auto h = host(false);
+  send(h, event(event_type::added, order({"alice"})));
+  send(h, event(event_type::added, order({"alice"}), "edge-1"));
+  send(h, event(event_type::added, order({"bob"}), "edge-1"));
+  send(h, event(event_type::added, order({"carol"}), "edge-2"));
+  caf::anon_send(h, protocol::cluster_disengaged{"edge-1"});
+  run();
+  auto p = probe(h);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice", "edge-2/tenant-a/carol"}));
+  BOOST_TEST(p.retired == 2u);
+  // Another kind vanishing changes nothing; the order kind vanishing retires.
+  caf::anon_send(h, protocol::kind_availability{"edge-2", {"other.io", "v1", "KeystoneUser"}, false});
+  caf::anon_send(h, protocol::kind_availability{"edge-2", kind, true});
+  run();
+  BOOST_TEST(probe(h).live.size() == 2u);
+  caf::anon_send(h, protocol::kind_availability{"edge-2", kind, false});
+  run();
+  p = probe(h);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice"}));
+  BOOST_TEST(p.retired == 3u);
+  BOOST_TEST(m->order_actors.value() == 1.0);
+  // The cluster engaged again: its orders come back through their events.
+  send(h, event(event_type::added, order({"alice"}), "edge-1"));
+  BOOST_TEST(probe(h).live.size() == 2u);
+}
+
 BOOST_FIXTURE_TEST_CASE(an_order_recreated_while_retiring_gets_a_fresh_actor, host_fixture) {
   auto h = host(true);
   send(h, event(event_type::added, order({})));

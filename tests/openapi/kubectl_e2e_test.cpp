@@ -209,6 +209,15 @@ BOOST_AUTO_TEST_CASE(kubectl_reads_discovery_openapi_and_tables) {
   auto roles = c.kubectl("explain rolebindings.roleRef");
   BOOST_TEST(contains(roles.out, "Role or ClusterRole."));
 
+  BOOST_TEST(c.kubectl("apply", "apiVersion: v1\nkind: Event\nmetadata:\n  name: orders.1\n  namespace: tenant-a\n"
+                                "involvedObject:\n  kind: RabbitMQVhost\n  name: orders\n  namespace: tenant-a\n"
+                                "reason: Provisioned\nmessage: vhost is ready\ntype: Normal\n"
+                                "source:\n  component: c5c3\n").code == 0);
+  auto events = c.kubectl("get events -n tenant-a");
+  BOOST_TEST(lines(events.out)[0] == "LAST SEEN TYPE REASON OBJECT MESSAGE");
+  BOOST_TEST(contains(lines(events.out)[1], "Normal Provisioned rabbitmqvhost/orders vhost is ready"),
+             lines(events.out)[1]);
+
   auto crds = c.kubectl("get crds");
   BOOST_TEST(lines(crds.out)[0] == "NAME CREATED AT");
   BOOST_TEST(contains(crds.out, "rabbitmqvhosts.c5c3.io"));

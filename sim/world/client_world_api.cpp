@@ -1,0 +1,140 @@
+#include "sim/world/client_world_api.hpp"
+
+#include <future>
+
+namespace c5c3::sim::world {
+namespace {
+
+template <class T>
+k8s::result<T> wait_for(const std::function<void(k8s::callback<T>)>& start) {
+  auto p = std::make_shared<std::promise<k8s::result<T>>>();
+  auto f = p->get_future();
+  start([p](k8s::result<T> r) { p->set_value(std::move(r)); });
+  return f.get();
+}
+
+}  // namespace
+
+client_world_api::client_world_api(std::shared_ptr<k8s::client> client) : client_(std::move(client)) {}
+
+client_world_api::~client_world_api() { stop(); }
+
+void client_world_api::start(std::function<void()> on_change) {
+  auto kinds = simulated_kinds();
+  kinds.push_back(secret_kind());
+  for (const auto& kind : kinds) {
+    k8s::informer_handlers h;
+    h.on_add = [this, on_change](const k8s::object& o) {
+      observed(o, false);
+      on_change();
+    };
+    h.on_update = [this, on_change](const k8s::object&, const k8s::object& o) {
+      observed(o, false);
+      on_change();
+    };
+    h.on_delete = [this, on_change](const k8s::object& o) {
+      observed(o, true);
+      on_change();
+    };
+    h.on_synced = on_change;
+    k8s::informer_options opts;
+    opts.max_backoff = std::chrono::seconds(5);  // a kind whose CRD was just installed
+    informers_.push_back(k8s::informer::create(client_, kind, opts, std::move(h)));
+  }
+  for (auto& i : informers_) i->start();
+}
+
+void client_world_api::stop() {
+  for (auto& i : informers_) i->stop();
+}
+
+bool client_world_api::synced() const {
+  for (const auto& i : informers_) {
+    if (!i->has_synced()) return false;
+  }
+  return !informers_.empty();
+}
+
+std::shared_ptr<k8s::informer> client_world_api::informer_of(std::string_view kind) const {
+  for (const auto& i : informers_) {
+    if (i->kind().kind == kind) return i;
+  }
+  return nullptr;
+}
+
+void client_world_api::observed(const k8s::object& o, bool deleted) {
+  std::lock_guard lock(mu_);
+  auto it = written_.find({std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())});
+  if (it == written_.end()) return;
+  // The informer caught up with our write (or the object is gone, or was re-made).
+  if (deleted || !it->second || it->second.resource_version() == o.resource_version() ||
+      it->second.uid() != o.uid()) {
+    written_.erase(it);
+  }
+}
+
+k8s::object client_world_api::overlaid(const k8s::object& cached, const key& k) const {
+  std::lock_guard lock(mu_);
+  auto it = written_.find(k);
+  return it == written_.end() ? cached : it->second;
+}
+
+std::vector<k8s::object> client_world_api::list(const k8s::gvk& kind) {
+  std::vector<k8s::object> out;
+  auto inf = informer_of(kind.kind);
+  if (!inf) return out;
+  for (const auto& o : inf->list()) {
+    auto cur = overlaid(o, {std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())});
+    if (cur) out.push_back(std::move(cur));
+  }
+  return out;
+}
+
+k8s::object client_world_api::get(const k8s::gvk& kind, std::string_view ns, std::string_view name) {
+  auto inf = informer_of(kind.kind);
+  if (!inf) return {};
+  auto cached = inf->get(ns, name);
+  return overlaid(cached ? *cached : k8s::object(), {kind.kind, std::string(ns), std::string(name)});
+}
+
+world_api::write_result client_world_api::write(const object_write& w) {
+  k8s::write_options opts;
+  opts.field_manager = std::string(field_manager);
+  const auto& o = w.obj;
+  k8s::result<k8s::object> r = k8s::api_error{};
+  switch (w.verb) {
+    case write_verb::update:
+      r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update(o, opts, std::move(cb)); });
+      break;
+    case write_verb::update_status:
+      r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update_status(o, opts, std::move(cb)); });
+      break;
+    case write_verb::upsert: {
+      auto fresh = o.edit();
+      fresh.remove({"metadata", "resourceVersion"});
+      auto create = std::move(fresh).freeze();
+      r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->create(create, opts, std::move(cb)); });
+      if (!r && r.error().already_exists()) {
+        auto live = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) {
+          client_->get(o.gvk(), std::string(o.namespace_()), std::string(o.name()), std::move(cb));
+        });
+        if (!live) return {{}, live.error().describe()};
+        auto b = create.edit();
+        b.set_resource_version(live->resource_version());
+        auto replace = std::move(b).freeze();
+        r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update(replace, opts, std::move(cb)); });
+      }
+      break;
+    }
+  }
+  if (!r) return {{}, r.error().describe()};
+  k8s::object stored = *r;
+  // An update that removed the last finalizer of a deleted object answers its
+  // last state; it is gone.
+  const bool gone = stored && stored.terminating() && stored.finalizers().empty();
+  std::lock_guard lock(mu_);
+  written_[{std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())}] = gone ? k8s::object() : stored;
+  return {gone ? k8s::object() : stored, std::nullopt};
+}
+
+}  // namespace c5c3::sim::world

@@ -3,6 +3,8 @@
 
 #include "actors/runtime/limiter.hpp"
 #include "actors/runtime/order_actor.hpp"
+#include "protocol/cluster_io.hpp"
+#include "protocol/subscription.hpp"
 
 using namespace c5c3;
 using namespace c5c3::runtime;
@@ -141,6 +143,23 @@ BOOST_FIXTURE_TEST_CASE(stop_refuses_new_passes_and_waits_for_those_in_flight, l
   BOOST_TEST(ok);
   BOOST_TEST(down);
   BOOST_TEST(log->started == 1);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(protocol_registry)
+
+BOOST_FIXTURE_TEST_CASE(types_have_portable_names_and_api_errors_render, coordinator_fixture) {
+  auto& types = sys.types();
+  BOOST_TEST(types.portable_name(0, &typeid(protocol::order_key)) == "c5c3::protocol::order_key");
+  BOOST_TEST(types.portable_name(0, &typeid(protocol::get_request)) ==
+             "c5c3::protocol::get_request");
+  BOOST_TEST(types.portable_name(0, &typeid(protocol::subscribe_request)) ==
+             "c5c3::protocol::subscribe_request");
+  auto err = protocol::make_error(k8s::make_conflict("", "secrets", "x", "the object has been modified"));
+  auto text = sys.render(err);
+  BOOST_TEST(text.find("conflict") == 0u);
+  BOOST_TEST(text.find("secrets") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

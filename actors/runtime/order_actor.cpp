@@ -105,6 +105,7 @@ struct order_state {
     ++pass_number;
     slot = std::make_shared<detail::pass_slot>();
     slot->self = self;
+    slot->wall_clock = cfg.options.wall_clock;
     slot->key = cfg.key;
     slot->order = order;
     slot->number = pass_number;

@@ -34,6 +34,8 @@ struct order_actor_options {
   // A pass still open after this long ends as an error (its late finish is
   // ignored): a lost continuation must not wedge the order. 0 disables it.
   caf::timespan pass_deadline = std::chrono::minutes(10);
+  // What pass_context::wall_now() reads; empty: the system clock.
+  wall_clock_fn wall_clock;
 };
 
 struct order_actor_config {

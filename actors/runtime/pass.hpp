@@ -21,6 +21,8 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/timespan.hpp>
 
+#include <chrono>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -56,9 +58,15 @@ struct pass_result {
   }
 };
 
+// Wall-clock time for a pass, given the actor clock's now (virtual under the
+// test coordinator): lets tests run rotation and expiry in virtual time.
+using wall_clock_fn = std::function<std::chrono::system_clock::time_point(
+    caf::actor_clock::time_point)>;
+
 namespace detail {
 struct pass_slot {
   caf::event_based_actor* self = nullptr;
+  wall_clock_fn wall_clock;
   protocol::order_key key;
   k8s::object order;
   std::uint64_t number = 0;
@@ -79,6 +87,11 @@ class pass_context {
   const k8s::object& order() const { return slot_->order; }
   // The actor clock: virtual time under the test coordinator.
   caf::actor_clock::time_point now() const { return slot_->self->clock().now(); }
+  // Wall-clock time (RFC 3339 timestamps, expiry): the system clock unless the
+  // order actor was given a wall_clock.
+  std::chrono::system_clock::time_point wall_now() const {
+    return slot_->wall_clock ? slot_->wall_clock(now()) : std::chrono::system_clock::now();
+  }
   std::uint64_t number() const { return slot_->number; }
   // Whether the pass may still finish (not finished, not past its deadline,
   // actor alive).

@@ -233,6 +233,26 @@ BOOST_FIXTURE_TEST_CASE(a_pass_past_its_deadline_ends_as_an_error, order_fixture
   BOOST_TEST(p.failures == 0u);
 }
 
+BOOST_FIXTURE_TEST_CASE(wall_time_follows_virtual_time_when_given_a_wall_clock, order_fixture) {
+  auto t0 = now();
+  auto base = std::chrono::system_clock::time_point{} + std::chrono::hours(24 * 365 * 56);
+  order_actor_options options;
+  options.wall_clock = [t0, base](caf::actor_clock::time_point tp) { return base + (tp - t0); };
+  std::vector<std::chrono::system_clock::time_point> seen;
+  auto a = spawn(
+      [&seen](pass_context ctx) {
+        seen.push_back(ctx.wall_now());
+        ctx.finish(pass_result::requeue_after(90s));
+      },
+      options);
+  caf::anon_send(a, protocol::wake_atom::value);
+  run();
+  advance(90s);
+  BOOST_REQUIRE(seen.size() == 2u);
+  BOOST_TEST((seen[0] == base));
+  BOOST_TEST((seen[1] - seen[0] == std::chrono::seconds(90)));
+}
+
 BOOST_FIXTURE_TEST_CASE(a_pass_that_throws_is_an_error, order_fixture) {
   auto a = spawn([log = log](pass_context) {
     ++log->started;

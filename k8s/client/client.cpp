@@ -30,13 +30,13 @@ bool is_no_kind_match(const api_error& e) { return e.reason == "NoKindMatch"; }
 
 namespace {
 
-std::string request_line(const http_request& r) {
+std::string request_line(const rest_request& r) {
   auto q = r.target.find('?');
   return r.method + " " + (q == std::string::npos ? r.target : r.target.substr(0, q));
 }
 
 // A decoded object, or an error naming what could not be read.
-result<object> decode_object(const http_response& res, const std::string& request) {
+result<object> decode_object(const rest_response& res, const std::string& request) {
   std::string err;
   auto o = object::parse(res.body, &err);
   if (!o) {
@@ -76,7 +76,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   // Fills the credentials into `req`; an error when they cannot be had.
-  std::optional<api_error> authenticate(http_request& req) {
+  std::optional<api_error> authenticate(rest_request& req) {
     if (!cfg.credentials) return std::nullopt;
     std::string err;
     auto fail = [&](std::string what) {
@@ -104,14 +104,14 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   struct attempt_state {
-    http_request req;
-    callback<http_response> done;
+    rest_request req;
+    callback<rest_response> done;
     int attempt = 0;
     bool reauthenticated = false;
     std::chrono::steady_clock::time_point started;
   };
 
-  void send(http_request req, callback<http_response> done) {
+  void send(rest_request req, callback<rest_response> done) {
     auto st = std::make_shared<attempt_state>();
     if (req.timeout.count() <= 0) req.timeout = cfg.request_timeout;
     st->req = std::move(req);
@@ -128,7 +128,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     after(reserve(), [self = shared_from_this(), st] {
       if (auto e = self->authenticate(st->req)) return st->done(std::move(*e));
       st->started = std::chrono::steady_clock::now();
-      self->transport->send(st->req, [self, st](http_result r) { self->on_answer(st, std::move(r)); });
+      self->transport->send(st->req, [self, st](rest_result r) { self->on_answer(st, std::move(r)); });
     });
   }
 
@@ -142,11 +142,11 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     cfg.observer->on_request(o);
   }
 
-  void on_answer(std::shared_ptr<attempt_state> st, http_result r) {
+  void on_answer(std::shared_ptr<attempt_state> st, rest_result r) {
     api_error e;
     bool nothing_sent = false;
     if (r.ok()) {
-      http_response& res = r.value();
+      rest_response& res = r.value();
       observe(*st, std::to_string(res.status));
       if (res.status < 400) return st->done(std::move(res));
       e = parse_status(res.status, res.body, request_line(st->req));
@@ -173,10 +173,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
   // ---- discovery ----
   void fetch_group_version(std::string group, std::string version, callback<std::vector<api_resource>> done) {
-    http_request req;
+    rest_request req;
     req.target = group_version_path(group, version);
     send(std::move(req), [self = shared_from_this(), group, version, done = std::move(done)](
-                             result<http_response> r) {
+                             result<rest_response> r) {
       if (!r.ok()) {
         if (r.error().code == 404) {
           self->mapper.set_group_version(group, version, {});
@@ -220,9 +220,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   // Sends and decodes an object answer.
-  void object_request(http_request req, callback<object> done) {
+  void object_request(rest_request req, callback<object> done) {
     auto line = request_line(req);
-    send(std::move(req), [line, done = std::move(done)](result<http_response> r) {
+    send(std::move(req), [line, done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));
       done(decode_object(r.value(), line));
     });
@@ -241,7 +241,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   };
 
   void list_page(std::shared_ptr<list_state> st) {
-    http_request req;
+    rest_request req;
     int page = st->opts.page_size < 0 ? cfg.list_page_size : st->opts.page_size;
     std::vector<std::pair<std::string, std::string>> q{
         {"labelSelector", st->opts.label_selector},
@@ -252,7 +252,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     };
     req.target = resource_path(st->res, st->ns) + query_string(q);
     auto line = request_line(req);
-    send(std::move(req), [self = shared_from_this(), st, line](result<http_response> r) {
+    send(std::move(req), [self = shared_from_this(), st, line](result<rest_response> r) {
       if (!r.ok()) {
         if (r.error().gone() && !st->cont.empty() && !st->restarted) {
           // The continue token expired: list again whole, as client-go's pager.
@@ -305,7 +305,7 @@ client::~client() { impl_->transport->close_idle(); }
 std::string client::host() const { return impl_->transport->url().host_header(); }
 net::io_context& client::io() const { return impl_->io; }
 
-void client::send(http_request req, callback<http_response> done) { impl_->send(std::move(req), std::move(done)); }
+void client::send(rest_request req, callback<rest_response> done) { impl_->send(std::move(req), std::move(done)); }
 
 void client::resource_for(const gvk& k, callback<api_resource> done) { impl_->resource_for(k, std::move(done)); }
 
@@ -333,9 +333,9 @@ void client::discover(callback<std::vector<api_resource>> done) {
     st->done(std::move(st->out));
   };
   auto fetch_index = [self](std::string path, std::function<void(result<std::vector<std::pair<std::string, std::string>>>)> k) {
-    http_request req;
+    rest_request req;
     req.target = path;
-    self->send(std::move(req), [path, k = std::move(k)](result<http_response> r) {
+    self->send(std::move(req), [path, k = std::move(k)](result<rest_response> r) {
       if (!r.ok()) return k(std::move(r.error()));
       std::string err;
       auto gvs = parse_group_versions(r->body, &err);
@@ -364,7 +364,7 @@ void client::discover(callback<std::vector<api_resource>> done) {
 
 void client::get(const gvk& k, std::string ns, std::string name, callback<object> done) {
   impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name](api_resource res, callback<object> done) {
-    http_request req;
+    rest_request req;
     req.target = resource_path(res, ns, name);
     self->object_request(std::move(req), std::move(done));
   });
@@ -392,7 +392,7 @@ std::vector<std::pair<std::string, std::string>> write_query(std::string_view fi
 void client::create(object obj, write_options opts, callback<object> done) {
   impl_->with_resource<object>(obj.gvk(), std::move(done), [self = impl_, obj, opts](api_resource res,
                                                                                     callback<object> done) {
-    http_request req;
+    rest_request req;
     req.method = "POST";
     req.target = resource_path(res, obj.namespace_()) + query_string(write_query(opts.field_manager, opts.dry_run));
     req.content_type = "application/json";
@@ -406,7 +406,7 @@ void put(const std::shared_ptr<client::impl>& self, object obj, write_options op
          callback<object> done) {
   self->with_resource<object>(obj.gvk(), std::move(done), [self, obj, opts, sub](api_resource res,
                                                                                 callback<object> done) {
-    http_request req;
+    rest_request req;
     req.method = "PUT";
     req.target = resource_path(res, obj.namespace_(), obj.name(), sub) +
                  query_string(write_query(opts.field_manager, opts.dry_run));
@@ -429,7 +429,7 @@ void client::patch(const gvk& k, std::string ns, std::string name, patch_type ty
                    patch_options opts, callback<object> done) {
   impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name, type, body = std::move(body),
                                                     opts](api_resource res, callback<object> done) {
-    http_request req;
+    rest_request req;
     req.method = "PATCH";
     auto q = write_query(opts.field_manager, opts.dry_run);
     if (type == patch_type::apply && opts.force) q.emplace_back("force", "true");
@@ -464,7 +464,7 @@ void client::apply(object obj, patch_options opts, callback<object> done) {
 void client::remove(const gvk& k, std::string ns, std::string name, delete_options opts, callback<object> done) {
   impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name, opts](api_resource res,
                                                                                 callback<object> done) {
-    http_request req;
+    rest_request req;
     req.method = "DELETE";
     req.target = resource_path(res, ns, name) + query_string({{"dryRun", opts.dry_run ? "All" : ""}});
     object_builder b("meta.k8s.io/v1", "DeleteOptions", "", "");
@@ -477,7 +477,7 @@ void client::remove(const gvk& k, std::string ns, std::string name, delete_optio
     req.content_type = "application/json";
     req.body = to_json(b.doc());
     auto line = request_line(req);
-    self->send(std::move(req), [line, done = std::move(done)](result<http_response> r) {
+    self->send(std::move(req), [line, done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));
       auto o = decode_object(r.value(), line);
       if (o.ok() && o->kind() == "Status") return done(object());
@@ -493,7 +493,10 @@ namespace {
 class watch_stream : public watch_handle, public std::enable_shared_from_this<watch_stream> {
  public:
   std::mutex mu;
-  std::shared_ptr<http_stream> stream;
+  // Weak: the open connection keeps itself alive through its pending reads
+  // and holds this object through its callbacks; a strong pointer back would
+  // make a cycle that outlives a stopped io_context.
+  std::weak_ptr<http_stream> stream;
   bool cancelled = false;
   json_stream_splitter splitter;
   std::function<void(watch_event)> on_event;
@@ -505,7 +508,7 @@ class watch_stream : public watch_handle, public std::enable_shared_from_this<wa
     {
       std::lock_guard lock(mu);
       cancelled = true;
-      s = stream;
+      s = stream.lock();
     }
     if (s) s->cancel();
   }
@@ -522,7 +525,7 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
   auto self = impl_;
   self->resource_for(k, [self, w, ns, opts](result<api_resource> r) {
     if (!r.ok()) return w->on_end(std::move(r.error()));
-    http_request req;
+    rest_request req;
     std::vector<std::pair<std::string, std::string>> q{
         {"watch", "true"},
         {"allowWatchBookmarks", opts.allow_bookmarks ? "true" : ""},
@@ -549,7 +552,7 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
       };
       auto started = std::chrono::steady_clock::now();
       auto method = req.method;
-      cb.on_end = [self, w, started, method](http_result r) {
+      cb.on_end = [self, w, started, method](rest_result r) {
         if (self->cfg.observer) {
           request_observation o{method, r.ok() ? std::to_string(r->status) : "<error>",
                                 self->transport->url().host_header(), std::chrono::steady_clock::now() - started};

@@ -148,7 +148,7 @@ class client : public std::enable_shared_from_this<client> {
   // ---- raw ----
   // One request through the full pipeline (limiter, credentials, retries,
   // metrics); an HTTP status >= 400 comes back as the api_error.
-  void send(http_request req, callback<http_response> done);
+  void send(rest_request req, callback<rest_response> done);
 
   boost::asio::io_context& io() const;
 

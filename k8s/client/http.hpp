@@ -30,7 +30,7 @@ struct tls_options {
   std::string client_key_pem;
 };
 
-struct http_request {
+struct rest_request {
   std::string method = "GET";
   std::string target;  // path and query, without the server's path prefix
   std::string body;
@@ -40,7 +40,7 @@ struct http_request {
   std::chrono::milliseconds timeout{30'000};  // whole exchange; streams: until the headers
 };
 
-struct http_response {
+struct rest_response {
   int status = 0;
   std::string body;
   std::string content_type;
@@ -53,8 +53,8 @@ struct transport_error {
   bool stale_connection = false;  // a reused keep-alive connection was closed by the peer
 };
 
-using http_result = result<http_response, transport_error>;
-using http_handler = std::function<void(http_result)>;
+using rest_result = result<rest_response, transport_error>;
+using rest_handler = std::function<void(rest_result)>;
 
 // Callbacks of a streamed response (a watch). on_end runs exactly once: with
 // the response of a non-200 answer (body read whole), with status 200 and no
@@ -63,7 +63,7 @@ using http_handler = std::function<void(http_result)>;
 struct stream_callbacks {
   std::function<void()> on_open;                  // 200 headers arrived
   std::function<void(std::string_view)> on_data;  // body bytes, in order
-  std::function<void(http_result)> on_end;
+  std::function<void(rest_result)> on_end;
 };
 
 class http_stream {
@@ -84,9 +84,9 @@ class http_transport {
 
   const server_url& url() const;
   // Sends `req` on an idle connection or a new one.
-  void send(http_request req, http_handler done);
+  void send(rest_request req, rest_handler done);
   // Opens a streamed response on a connection of its own.
-  std::shared_ptr<http_stream> open_stream(http_request req, stream_callbacks cb);
+  std::shared_ptr<http_stream> open_stream(rest_request req, stream_callbacks cb);
   // Replaces the client certificate for new connections (exec plugins that
   // hand out certificates); the idle ones are dropped.
   std::optional<std::string> set_client_certificate(std::string cert_pem, std::string key_pem);

@@ -134,16 +134,22 @@ void informer::run_watch() {
   wo.resource_version = last_resource_version();
   wo.allow_bookmarks = true;
   if (opts_.watch_timeout_seconds > 0) wo.timeout_seconds = opts_.watch_timeout_seconds;
-  auto self = shared_from_this();
+  // The watch's callbacks hold the informer weakly: the informer holds the
+  // watch, and a cycle would outlive a stopped io_context.
+  std::weak_ptr<informer> weak = shared_from_this();
   watch_ = client_->watch(
       kind_, opts_.namespace_, wo,
-      [self, gen](watch_event ev) {
+      [weak, gen](watch_event ev) {
+        auto self = weak.lock();
+        if (!self) return;
         net::post(self->impl_->strand, [self, gen, ev = std::move(ev)] {
           if (self->stopped_ || gen != self->generation_) return;
           self->on_event(ev);
         });
       },
-      [self, gen](result<bool> r) {
+      [weak, gen](result<bool> r) {
+        auto self = weak.lock();
+        if (!self) return;
         net::post(self->impl_->strand, [self, gen, r = std::move(r)]() mutable {
           if (self->stopped_ || gen != self->generation_) return;
           self->on_watch_end(std::move(r));

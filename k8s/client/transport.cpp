@@ -33,9 +33,10 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
   std::shared_ptr<detail::connection> take() {
     {
       std::lock_guard lock(mu);
-      if (!idle.empty()) {
+      while (!idle.empty()) {
         auto c = std::move(idle.back());
         idle.pop_back();
+        if (!c->alive()) continue;  // closed by the server while idle
         c->reused = true;
         return c;
       }
@@ -48,10 +49,10 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
     if (idle.size() < max_idle) idle.push_back(std::move(c));
   }
 
-  void send(std::shared_ptr<const http_request> req, http_handler done, bool allow_stale_retry) {
+  void send(std::shared_ptr<const rest_request> req, rest_handler done, bool allow_stale_retry) {
     auto conn = take();
     conn->request(req, [self = shared_from_this(), conn, req, done = std::move(done),
-                        allow_stale_retry](http_result r, bool keep_alive) mutable {
+                        allow_stale_retry](rest_result r, bool keep_alive) mutable {
       if (!r.ok() && r.error().stale_connection && allow_stale_retry) {
         // The server closed an idle keep-alive connection before answering:
         // the request was not processed, send it again on a new connection.
@@ -83,13 +84,13 @@ http_transport::~http_transport() { close_idle(); }
 
 const server_url& http_transport::url() const { return impl_->url; }
 
-void http_transport::send(http_request req, http_handler done) {
-  impl_->send(std::make_shared<const http_request>(std::move(req)), std::move(done), true);
+void http_transport::send(rest_request req, rest_handler done) {
+  impl_->send(std::make_shared<const rest_request>(std::move(req)), std::move(done), true);
 }
 
-std::shared_ptr<http_stream> http_transport::open_stream(http_request req, stream_callbacks cb) {
+std::shared_ptr<http_stream> http_transport::open_stream(rest_request req, stream_callbacks cb) {
   auto conn = impl_->fresh();
-  conn->stream(std::make_shared<const http_request>(std::move(req)), std::move(cb));
+  conn->stream(std::make_shared<const rest_request>(std::move(req)), std::move(cb));
   return conn;
 }
 

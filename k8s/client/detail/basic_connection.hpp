@@ -12,7 +12,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <sys/socket.h>
+
 #include <array>
+#include <cerrno>
 #include <optional>
 
 namespace c5c3::k8s::detail {
@@ -32,7 +35,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   basic_connection(net::io_context& io, server_url url)
       : strand_(net::make_strand(io)), resolver_(strand_), url_(std::move(url)) {}
 
-  void request(std::shared_ptr<const http_request> req, request_handler done) override {
+  void request(std::shared_ptr<const rest_request> req, request_handler done) override {
     net::post(strand_, [self = this->shared_from_this(), req = std::move(req), done = std::move(done)]() mutable {
       self->start(std::move(req), [self, done = std::move(done)](std::optional<transport_error> err) mutable {
         if (err) return done(std::move(*err), false);
@@ -41,7 +44,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
     });
   }
 
-  void stream(std::shared_ptr<const http_request> req, stream_callbacks cb) override {
+  void stream(std::shared_ptr<const rest_request> req, stream_callbacks cb) override {
     net::post(strand_, [self = this->shared_from_this(), req = std::move(req), cb = std::move(cb)]() mutable {
       self->cb_ = std::move(cb);
       self->start(std::move(req), [self](std::optional<transport_error> err) {
@@ -49,6 +52,15 @@ class basic_connection : public connection, public std::enable_shared_from_this<
         self->write_then_stream();
       });
     });
+  }
+
+  // Idle in the pool, no operation in flight: is the peer still there?
+  bool alive() override {
+    auto& s = lowest().socket();
+    if (!s.is_open() || !connected_) return false;
+    char c;
+    ssize_t n = ::recv(s.native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
   }
 
   void cancel() override {
@@ -80,7 +92,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
 
   // Connects (once per connection), then sets up the request.
   template <class Next>
-  void start(std::shared_ptr<const http_request> req, Next next) {
+  void start(std::shared_ptr<const rest_request> req, Next next) {
     req_ = std::move(req);
     if (cancelled_) return next(error_of({}, "", true));
     lowest().expires_after(req_->timeout);
@@ -103,7 +115,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   }
 
   void build_request() {
-    const http_request& r = *req_;
+    const rest_request& r = *req_;
     out_ = {};
     out_.version(11);
     out_.method_string(r.method);
@@ -139,11 +151,13 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   void on_read(beast::error_code ec, std::size_t n, request_handler done) {
     if (ec) {
       auto e = error_of(ec, "reading from", false);
-      e.stale_connection = reused && n == 0 && is_peer_close(ec);
+      // Only requests that are safe to send twice go again: the server may
+      // have acted on a POST before the connection died.
+      e.stale_connection = reused && n == 0 && is_peer_close(ec) && (req_->method == "GET" || req_->method == "HEAD");
       return done(std::move(e), false);
     }
     auto& msg = parser_->get();
-    http_response res;
+    rest_response res;
     res.status = static_cast<int>(msg.result_int());
     res.body = std::move(msg.body());
     res.content_type = std::string(msg[http::field::content_type]);
@@ -204,7 +218,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   }
 
   void finish_stream() {
-    http_response res;
+    rest_response res;
     res.status = status_;
     res.body = std::move(error_body_);
     res.content_type = content_type_;
@@ -212,7 +226,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
     end_stream(std::move(res));
   }
 
-  void end_stream(http_result r) {
+  void end_stream(rest_result r) {
     beast::error_code ec;
     lowest().socket().close(ec);
     if (auto f = std::move(cb_.on_end)) {
@@ -225,7 +239,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   tcp::resolver resolver_;
   server_url url_;
   beast::flat_buffer buffer_;
-  std::shared_ptr<const http_request> req_;
+  std::shared_ptr<const rest_request> req_;
   http::request<http::string_body> out_;
   std::optional<http::response_parser<http::string_body>> parser_;
   std::optional<http::response_parser<http::buffer_body>> sparser_;

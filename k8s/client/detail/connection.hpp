@@ -13,9 +13,11 @@ namespace c5c3::k8s::detail {
 class connection : public http_stream {
  public:
   // done(result, keep_alive): keep_alive says the connection may be reused.
-  using request_handler = std::function<void(http_result, bool keep_alive)>;
-  virtual void request(std::shared_ptr<const http_request> req, request_handler done) = 0;
-  virtual void stream(std::shared_ptr<const http_request> req, stream_callbacks cb) = 0;
+  using request_handler = std::function<void(rest_result, bool keep_alive)>;
+  virtual void request(std::shared_ptr<const rest_request> req, request_handler done) = 0;
+  virtual void stream(std::shared_ptr<const rest_request> req, stream_callbacks cb) = 0;
+  // Whether an idle connection is still open at the peer (no data, no EOF waiting).
+  virtual bool alive() = 0;
   bool reused = false;
 };
 

@@ -31,13 +31,14 @@ namespace {
 
 struct options {
   bool plain_http = false;
-  double duration_s = 4;  // of each timed phase
+  double duration_s = 5;  // of each timed phase
   int connections = 4;
   int threads = 1;
   int watchers = 10;
   int list_size = 1000;
   int apply_objects = 100;
   int watch_objects = 100;
+  std::size_t watch_history = sim::apiserver_options{}.watch_history;
   int memory_secrets = 5000;
   int memory_crs = 1000;
   std::string crd = C5C3_SOURCE_DIR "/deploy/crds/c5c3.io_rabbitmqvhosts.yaml";
@@ -46,13 +47,15 @@ struct options {
 void usage() {
   std::cout << "usage: bench_apiserver [options]\n"
                "  --plain-http          plain TCP instead of TLS\n"
-               "  --duration S          seconds of each timed phase (default 4)\n"
+               "  --duration S          seconds of each timed phase (default 5)\n"
                "  --connections N       parallel keep-alive connections (default 4)\n"
                "  --threads N           client I/O threads (default 1)\n"
                "  --watchers N          parallel watch streams (default 10)\n"
                "  --list-size N         Secrets in the listed namespace (default 1000)\n"
                "  --apply-objects N     Secrets the apply phase cycles through (default 100)\n"
                "  --watch-objects N     Secrets the watch writer cycles through (default 100)\n"
+               "  --watch-history N     watch events the emulator keeps (its default 1000); a watcher further\n"
+               "                        behind gets 410 Expired and its stream ends\n"
                "  --memory-secrets N    Secrets stored for the memory figure (default 5000)\n"
                "  --memory-crs N        RabbitMQVhosts stored for the memory figure (default 1000; 0 skips)\n"
                "  --crd FILE            the RabbitMQVhost CRD (default deploy/crds/c5c3.io_rabbitmqvhosts.yaml)\n";
@@ -96,6 +99,8 @@ options parse_options(int argc, char** argv) {
       o.apply_objects = std::max(1, count());
     } else if (a == "--watch-objects") {
       o.watch_objects = std::max(1, count());
+    } else if (a == "--watch-history") {
+      o.watch_history = static_cast<std::size_t>(std::max(1, count()));
     } else if (a == "--memory-secrets") {
       o.memory_secrets = count();
     } else if (a == "--memory-crs") {
@@ -175,6 +180,7 @@ std::int64_t body_resource_version(const std::string& body) {
 struct memory_figure {
   load_result load;
   std::uint64_t rss_before = 0, rss_after = 0;
+  std::uint64_t data_before = 0, data_after = 0;
   double stored_json_bytes = 0;
 };
 
@@ -184,10 +190,12 @@ memory_figure measure_memory(sim::apiserver& srv, const endpoint& ep, int connec
   srv.clear_write_log();
   trim_heap();
   m.rss_before = resident_bytes();
+  m.data_before = data_bytes();
   m.load = setup(ep, connections, static_cast<std::uint64_t>(n), std::move(make), "store objects");
   srv.clear_write_log();
   trim_heap();
   m.rss_after = resident_bytes();
+  m.data_after = data_bytes();
   auto objs = srv.list_objects(resource, "bench-mem");
   std::uint64_t bytes = 0;
   for (const auto& o : objs) bytes += o.to_json().size();
@@ -200,13 +208,16 @@ void add_memory_row(table& t, const std::string& name, int n, const memory_figur
   double per = n > 0 ? delta / n : 0;
   t.add({name, "-", std::to_string(m.load.ok), std::to_string(m.load.failed), fixed(m.load.seconds, 2),
          fixed(per, 0) + " B/object", "-", "-",
-         fmt::format("RSS {:.1f} -> {:.1f} MiB for {} objects; stored JSON {:.0f} B each", m.rss_before / 1048576.0,
-                     m.rss_after / 1048576.0, n, m.stored_json_bytes)});
+         fmt::format("RSS {:.1f} -> {:.1f} MiB for {} objects; VmData +{:.0f} B/object; stored JSON {:.0f} B each",
+                     static_cast<double>(m.rss_before) / 1048576.0, static_cast<double>(m.rss_after) / 1048576.0, n,
+                     n > 0 ? (static_cast<double>(m.data_after) - static_cast<double>(m.data_before)) / n : 0.0,
+                     m.stored_json_bytes)});
 }
 
 int run(const options& o) {
   sim::apiserver_options so;
   so.plain_http = o.plain_http;
+  so.watch_history = o.watch_history;
   fs::path crd_dir;
   bool with_crd = o.memory_crs > 0 && fs::exists(o.crd);
   if (with_crd) {
@@ -336,9 +347,18 @@ int run(const options& o) {
     srv.clear_write_log();
     auto writer = run_load(ep, s);
     auto expected = writer.ok * static_cast<std::uint64_t>(o.watchers);
+    // Until every event arrived, or nothing arrives for 2 s (a stream ended), at most 30 s.
     auto deadline = bench_clock::now() + std::chrono::seconds(30);
-    while (watchers.total_events() < expected && bench_clock::now() < deadline)
+    auto seen = watchers.total_events();
+    auto progress = bench_clock::now();
+    while (seen < expected && bench_clock::now() < deadline &&
+           bench_clock::now() - progress < std::chrono::seconds(2)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (auto now_seen = watchers.total_events(); now_seen != seen) {
+        seen = now_seen;
+        progress = bench_clock::now();
+      }
+    }
     watchers.stop();
     std::vector<double> lag;
     std::uint64_t delivered = 0;
@@ -358,7 +378,7 @@ int run(const options& o) {
     events.latency_ms = std::move(lag);
     events.first_failure = watchers.failure();
     add_load_row(t, fmt::format("watch writer (merge patch)"), 1, writer,
-                 fmt::format("while {} watchers stream", o.watchers));
+                 fmt::format("while {} watchers stream; watch history {} events", o.watchers, o.watch_history));
     double rate = events.seconds > 0 ? static_cast<double>(events.ok) / events.seconds : 0;
     auto p50 = percentile(events.latency_ms, 50);
     auto p99 = percentile(events.latency_ms, 99);

@@ -16,18 +16,26 @@ double percentile(std::vector<double>& v, double p) {
   return v[std::clamp<std::size_t>(rank, 1, v.size()) - 1];
 }
 
-std::uint64_t resident_bytes() {
+namespace {
+
+std::uint64_t status_bytes(const std::string& key) {
   std::ifstream in("/proc/self/status");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) != 0) continue;
-    std::istringstream fields(line.substr(6));
+    if (line.rfind(key, 0) != 0) continue;
+    std::istringstream fields(line.substr(key.size()));
     std::uint64_t kib = 0;
     fields >> kib;
     return kib * 1024;
   }
   return 0;
 }
+
+}  // namespace
+
+std::uint64_t resident_bytes() { return status_bytes("VmRSS:"); }
+
+std::uint64_t data_bytes() { return status_bytes("VmData:"); }
 
 void trim_heap() { malloc_trim(0); }
 

@@ -13,6 +13,8 @@ double percentile(std::vector<double>& v, double p);
 
 // VmRSS of this process in bytes (from /proc/self/status); 0 when unknown.
 std::uint64_t resident_bytes();
+// VmData (heap and other private writable mappings, touched or not), likewise.
+std::uint64_t data_bytes();
 
 // Returns freed heap memory to the system so RSS reflects live data.
 void trim_heap();

@@ -24,6 +24,16 @@ std::int64_t event_resource_version(std::string_view line) {
   return rv;
 }
 
+// The "message" of an ERROR event's Status.
+std::string_view status_message(std::string_view line) {
+  constexpr std::string_view key = "\"message\":\"";
+  auto at = line.find(key);
+  if (at == std::string_view::npos) return line.substr(0, 200);
+  auto from = at + key.size();
+  auto end = line.find('"', from);
+  return line.substr(from, (end == std::string_view::npos ? line.size() : end) - from);
+}
+
 struct shared_state {
   std::mutex mu;
   std::string failure;
@@ -99,6 +109,10 @@ class watch_stream : public stream_base, public std::enable_shared_from_this<wat
       std::string_view line(line_.data() + from, nl - from);
       from = nl + 1;
       if (line.empty() || line.find("\"type\":\"BOOKMARK\"") != std::string_view::npos) continue;
+      if (line.find("\"type\":\"ERROR\"") != std::string_view::npos) {
+        st_.fail("ERROR event: " + std::string(status_message(line)));
+        continue;
+      }
       seen.push_back({event_resource_version(line), now});
       ++count;
     }

@@ -1,0 +1,37 @@
+// What the ControlPlane actors add to protocol/control_plane.hpp (local
+// messages, kept here so protocol/ stays untouched):
+//
+//   order host -> directory / ControlPlane actor : (cp_host_atom, caf::actor host)
+//                 registers a host for control_plane_changed; answered ok_atom
+//   anyone     -> directory : (cp_lookup_atom, control_plane_ref) -> caf::actor
+//                 the ControlPlane actor, spawned on first use
+//   tests      -> ControlPlane actor : probe_atom -> control_plane_probe
+//
+// The directory also forwards admission_request and endpoints_request to the
+// actor of the ControlPlane they name, so orders need only the directory.
+#pragma once
+
+#include "protocol/control_plane.hpp"
+
+#include <caf/allowed_unsafe_message_type.hpp>
+#include <caf/atom.hpp>
+
+#include <vector>
+
+namespace c5c3::c5c3::controlplane {
+
+using cp_host_atom = caf::atom_constant<caf::atom("cp_host")>;
+using cp_lookup_atom = caf::atom_constant<caf::atom("cp_lookup")>;
+
+struct control_plane_probe {
+  bool synced = false;   // the ControlPlane informer's initial list is in
+  bool present = false;  // the ControlPlane exists
+  bool gone = false;     // it existed and was deleted
+  std::vector<protocol::order_key> orders;  // orders that asked for admission
+  std::size_t hosts = 0;
+  std::size_t fan_outs = 0;  // control_plane_changed rounds sent
+};
+
+}  // namespace c5c3::c5c3::controlplane
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::c5c3::controlplane::control_plane_probe)

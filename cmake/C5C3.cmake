@@ -23,3 +23,17 @@ function(c5c3_add_test)
     set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${T_ENV}")
   endif()
 endfunction()
+
+# c5c3_add_parts(): add_subdirectory() every immediate subfolder of the
+# current source folder that has a CMakeLists.txt, in name order. sim/,
+# actors/, tests/ and bench/ are made of such independent parts.
+function(c5c3_add_parts)
+  file(GLOB _parts LIST_DIRECTORIES true RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} *)
+  list(SORT _parts)
+  foreach(_part IN LISTS _parts)
+    if(IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${_part}
+       AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${_part}/CMakeLists.txt)
+      add_subdirectory(${_part})
+    endif()
+  endforeach()
+endfunction()

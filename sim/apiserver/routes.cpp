@@ -43,7 +43,11 @@ k8s::http_response error_response(const k8s::api_error& e) {
   return res;
 }
 
-bool truthy(const std::optional<std::string>& v) { return v && (*v == "1" || *v == "true" || v->empty()); }
+// Go's strconv.ParseBool truths (and a bare `?watch`).
+bool truthy(const std::optional<std::string>& v) {
+  return v && (v->empty() || *v == "1" || *v == "t" || *v == "T" || *v == "true" || *v == "TRUE" ||
+               *v == "True");
+}
 
 }  // namespace
 

@@ -193,8 +193,12 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
   const auto& r = *ri.kind;
   auto filter = parse_filter(req, ri);
   std::string rvp = req.param("resourceVersion").value_or("");
-  bool bookmarks = req.param("allowWatchBookmarks").value_or("") == "true";
-  bool initial_events = req.param("sendInitialEvents").value_or("") == "true";
+  auto is_true = [&](const char* name) {
+    auto v = req.param(name).value_or("");
+    return v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True";
+  };
+  bool bookmarks = is_true("allowWatchBookmarks");
+  bool initial_events = is_true("sendInitialEvents");
   std::string include = req.param("includeObject").value_or("");
   bool table = contains(req.header("Accept"), "as=Table");
   if (!table) check_acceptable(req.header("Accept"));

@@ -114,7 +114,8 @@ kill $WPID 2>/dev/null; wait $WPID 2>/dev/null
 k patch widget w1 --type merge -p '{"metadata":{"finalizers":["example.com/hold"]}}' || fail "add finalizer"
 k delete widget w1 --timeout=60s >"$D/del.out" 2>&1 &
 DPID=$!
-until_ok 20 test -n "$(k get widget w1 -o jsonpath='{.metadata.deletionTimestamp}')" || fail "not terminating"
+terminating() { [ -n "$(k get widget w1 -o jsonpath='{.metadata.deletionTimestamp}')" ]; }
+until_ok 20 terminating || fail "not terminating"
 kill -0 $DPID 2>/dev/null || fail "delete returned while the finalizer is there: $(cat "$D/del.out")"
 k patch widget w1 --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]' || fail "remove finalizer"
 wait $DPID || fail "delete failed: $(cat "$D/del.out")"

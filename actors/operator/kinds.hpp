@@ -1,0 +1,43 @@
+// How an order kind plugs into the binary: main() creates its controller's
+// metrics (with controller_runtime_max_concurrent_reconciles set), hands it
+// the shared limiter, and asks it to spawn its order host; at shutdown each
+// host gets protocol::stop_atom after the limiter has drained.
+#pragma once
+
+#include "actors/runtime/controller_metrics.hpp"
+#include "config/options.hpp"
+#include "k8s/log.hpp"
+
+#include <caf/actor.hpp>
+#include <caf/fwd.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace c5c3::operator_ {
+
+struct kind_context {
+  caf::actor_system& sys;
+  const config::operator_options& options;
+  caf::actor limiter;  // shared by every kind
+  std::uint32_t max_concurrent_reconciles;
+  std::shared_ptr<runtime::controller_metrics> metrics;
+  k8s::log::logger log;  // named "controller", with "controller": <name>
+};
+
+struct kind_plug {
+  std::string controller;  // e.g. "rabbitmqvhost"
+  std::function<caf::actor(kind_context&)> spawn_host;
+};
+
+// The kinds the binary runs (none yet: the order kinds' actors come later).
+std::vector<kind_plug> operator_kinds();
+
+// A controller's metrics in `reg`, with max_concurrent_reconciles set to n.
+std::shared_ptr<runtime::controller_metrics> make_controller_metrics(runtime::metrics::registry& reg,
+                                                                     const std::string& controller, int n);
+
+}  // namespace c5c3::operator_

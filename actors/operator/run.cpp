@@ -1,0 +1,153 @@
+#include "actors/operator/run.hpp"
+
+#include "actors/operator/endpoints.hpp"
+#include "actors/operator/kinds.hpp"
+#include "actors/operator/start_line.hpp"
+#include "actors/runtime/limiter.hpp"
+#include "actors/runtime/metrics.hpp"
+#include "k8s/log.hpp"
+#include "protocol/order.hpp"
+#include "protocol/registry.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include <signal.h>
+
+#include <iostream>
+#include <stdexcept>
+
+namespace c5c3::operator_ {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    default: return "signal";
+  }
+}
+
+// Asks `a` to stop and waits for its ok until `deadline`; false on timeout or error.
+bool stop_and_wait(caf::scoped_actor& self, const caf::actor& a, clock::time_point deadline) {
+  auto left = deadline - clock::now();
+  if (left <= clock::duration::zero()) return false;
+  bool ok = false;
+  self->request(a, std::chrono::duration_cast<std::chrono::milliseconds>(left), protocol::stop_atom::value)
+      .receive([&](protocol::ok_atom) { ok = true; }, [&](caf::error&) { ok = false; });
+  return ok;
+}
+
+void register_process_metrics(runtime::metrics::registry& reg) {
+  auto now = std::chrono::system_clock::now().time_since_epoch();
+  reg.gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")
+      .get()
+      .set(std::chrono::duration<double>(now).count());
+  // Families that fill in once requests and kinds run.
+  runtime::rest_client_metrics rest(reg);
+  (void)rest;
+}
+
+}  // namespace
+
+int run_operator(const std::string& program, const std::vector<std::string>& args, const config::env_lookup& env,
+                 run_hooks hooks) {
+  auto parsed = config::parse_operator_options(args, env);
+  if (!parsed.ok()) {
+    std::cerr << parsed.error() << "\nRun '" << program << " --help' for usage.\n";
+    return 2;
+  }
+  const config::operator_options opts = parsed.value();
+  if (opts.help) {
+    std::cout << config::operator_usage(program);
+    return 0;
+  }
+  if (opts.embedded) {
+    std::cerr << "--embedded is not implemented yet: run against a cluster with --kubeconfig or in-cluster\n";
+    return 2;
+  }
+
+  k8s::log::logger root({log_level_of(opts), opts.verbosity, {}, {}});
+  k8s::log::set_root(root);
+  auto setup = root.named("setup");
+
+  auto conn = config::load_connection({opts.kubeconfig, opts.context}, env);
+  if (!conn.ok()) {
+    setup.error("unable to get kubeconfig", conn.error());
+    return 1;
+  }
+  setup.info("Starting c5c3-operator", start_fields(opts, conn.value()));
+
+  auto& reg = runtime::metrics::default_registry();
+  register_process_metrics(reg);
+  auto ready = std::make_shared<readiness>();
+
+  int rc = 0;
+  {
+    caf::actor_system_config cfg;
+    protocol::register_types(cfg);
+    caf::actor_system sys{cfg};
+    auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
+    auto limiter = runtime::spawn_limiter(sys, max);
+
+    std::vector<caf::actor> hosts;
+    for (auto& kind : operator_kinds()) {
+      kind_context ctx{sys,
+                       opts,
+                       limiter,
+                       max,
+                       make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles),
+                       root.named("controller").with({{"controller", kind.controller}})};
+      hosts.push_back(kind.spawn_host(ctx));
+      setup.info("Starting controller", {{"controller", kind.controller}});
+    }
+
+    endpoints servers(opts, [&reg] { return reg.render(); }, ready, root.named("controller-runtime.metrics"));
+    bool serving = true;
+    try {
+      servers.start();
+    } catch (const std::exception& e) {
+      setup.error("unable to start the metrics or health probe server", e.what());
+      serving = false;
+      rc = 1;
+    }
+
+    if (serving) {
+      // No informers yet: nothing to wait for. The cluster actor installs
+      // its synced predicate here once it exists.
+      ready->set_ready(true);
+      setup.info("Operator started", {{"controllers", static_cast<std::uint64_t>(hosts.size())}});
+      int sig = hooks.wait_for_stop ? hooks.wait_for_stop() : wait_for_stop_signal();
+      setup.info("Stopping: no new passes, waiting for the passes in flight",
+                 {{"signal", signal_name(sig)}, {"budget", drain_budget}});
+    }
+    ready->set_ready(false);
+
+    auto deadline = clock::now() + drain_budget;
+    bool drained = true;
+    {
+      caf::scoped_actor self{sys};
+      drained = stop_and_wait(self, limiter, deadline) && drained;
+      for (const auto& h : hosts) drained = stop_and_wait(self, h, deadline) && drained;
+    }
+    if (serving) {
+      if (drained) setup.info("Passes drained");
+      else setup.warn("Drain budget exceeded; exiting with passes still in flight", {{"budget", drain_budget}});
+    }
+    servers.stop();
+    // Whatever did not stop within the budget is told to quit now, so the
+    // actor system's destructor does not wait for it.
+    caf::anon_send_exit(limiter, caf::exit_reason::user_shutdown);
+    for (const auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    if (!drained) sys.await_actors_before_shutdown(false);
+  }
+  if (rc == 0) setup.info("Stopped");
+  return rc;
+}
+
+}  // namespace c5c3::operator_

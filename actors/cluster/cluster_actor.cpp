@@ -1,0 +1,488 @@
+#include "actors/cluster/cluster_actor.hpp"
+
+#include "actors/cluster/crd.hpp"
+#include "actors/cluster/messages.hpp"
+#include "k8s/client/informer.hpp"
+#include "protocol/api_error.hpp"
+#include "protocol/cluster_io.hpp"
+#include "protocol/order.hpp"
+#include "protocol/subscription.hpp"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <caf/all.hpp>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace c5c3::cluster {
+
+namespace {
+
+// Completions from the io thread, sent back to the actor (never delivered there).
+struct op_done {
+  std::uint64_t id = 0;
+  bool ok = false;
+  k8s::object obj;
+  protocol::object_list list;
+  std::vector<k8s::gvk> kinds;
+  k8s::api_error err;
+};
+
+enum class inf_kind : std::uint8_t { added, modified, deleted, synced };
+
+struct inf_event {
+  std::uint64_t informer = 0;
+  inf_kind kind = inf_kind::added;
+  k8s::object obj;
+  k8s::object old;
+};
+
+}  // namespace
+}  // namespace c5c3::cluster
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::cluster::op_done)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::cluster::inf_event)
+
+namespace c5c3::cluster {
+
+namespace {
+
+using weak_self = caf::weak_actor_ptr;
+
+template <class T>
+void send_to(const weak_self& w, T msg) {
+  if (auto s = w.lock()) caf::anon_send(caf::actor_cast<caf::actor>(s), std::move(msg));
+}
+
+// The io_context, its thread and the client living on it.
+struct io_engine {
+  boost::asio::io_context io;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
+  std::thread thread;
+  std::shared_ptr<k8s::client> client;
+
+  io_engine() : thread([this] { io.run(); }) {}
+  void shutdown() {
+    work.reset();
+    io.stop();
+    if (thread.joinable()) thread.join();
+    client.reset();
+  }
+};
+
+void release_engine(std::unique_ptr<io_engine> e) {
+  if (!e) return;
+  if (std::this_thread::get_id() == e->thread.get_id()) {
+    // Destroyed from the io thread itself (a completion held the last
+    // reference): let another thread wait for it to return.
+    e->io.stop();
+    std::thread([e = std::move(e)]() mutable { e->shutdown(); }).detach();
+    return;
+  }
+  e->shutdown();
+}
+
+caf::error to_error(const k8s::api_error& e) {
+  if (k8s::is_no_kind_match(e)) {
+    return caf::error(static_cast<std::uint8_t>(protocol::api_errc::no_match), protocol::api_error_category,
+                      caf::make_message(e));
+  }
+  return protocol::make_error(e);
+}
+
+k8s::api_error cache_not_found(const protocol::resource_ref& ref) {
+  k8s::api_error e;
+  e.code = 404;
+  e.reason = "NotFound";
+  e.group = ref.gvk.group;
+  e.kind = ref.gvk.kind;
+  e.name = ref.name;
+  e.message = ref.gvk.kind + " \"" + ref.name + "\" not found";
+  return e;
+}
+
+void fill(op_done& d, k8s::object o) { d.obj = std::move(o); }
+void fill(op_done& d, k8s::object_list l) {
+  d.list.items = std::move(l.items);
+  d.list.resource_version = std::move(l.resource_version);
+}
+void fill(op_done&, const k8s::api_resource&) {}
+void fill(op_done& d, const std::vector<k8s::api_resource>& rs) {
+  for (const auto& r : rs) d.kinds.push_back(k8s::gvk{r.group, r.version, r.kind});
+}
+
+template <class T>
+k8s::callback<T> completion(weak_self w, std::uint64_t id) {
+  return [w = std::move(w), id](k8s::result<T> r) {
+    op_done d;
+    d.id = id;
+    d.ok = r.ok();
+    if (r.ok()) {
+      fill(d, std::move(r).value());
+    } else {
+      d.err = r.error();
+    }
+    send_to(w, std::move(d));
+  };
+}
+
+std::string propagation_name(protocol::propagation p) {
+  switch (p) {
+    case protocol::propagation::foreground: return "Foreground";
+    case protocol::propagation::orphan: return "Orphan";
+    case protocol::propagation::background: break;
+  }
+  return "Background";
+}
+
+k8s::patch_type client_patch_type(protocol::patch_type t) {
+  switch (t) {
+    case protocol::patch_type::json: return k8s::patch_type::json;
+    case protocol::patch_type::strategic_merge: return k8s::patch_type::strategic_merge;
+    case protocol::patch_type::merge: break;
+  }
+  return k8s::patch_type::merge;
+}
+
+struct informer_entry {
+  informer_key key;
+  std::shared_ptr<k8s::informer> inf;
+  std::set<std::uint64_t> subs;
+  bool synced = false;
+  bool internal = false;  // the CRD watch of optional kinds
+  std::map<k8s::object_key, k8s::object> store;  // as the subscribers have seen it
+};
+
+struct subscription {
+  protocol::subscribe_request req;
+  std::uint64_t informer = 0;  // 0: not attached (an optional kind not served)
+  bool synced_sent = false;
+};
+
+struct cluster_state {
+  std::string name;
+  std::unique_ptr<io_engine> engine;
+  weak_self self_ref;
+  std::uint64_t next_id = 1;
+  std::map<std::uint64_t, std::function<void(op_done&)>> pending;
+  std::map<std::uint64_t, informer_entry> informers;
+  std::map<informer_key, std::uint64_t> by_key;
+  std::map<std::uint64_t, subscription> subs;
+  std::uint64_t crd_informer = 0;
+
+  ~cluster_state() {
+    for (auto& [id, e] : informers) {
+      if (e.inf) e.inf->stop();
+    }
+    informers.clear();
+    release_engine(std::move(engine));
+  }
+};
+
+using self_ptr = caf::stateful_actor<cluster_state>*;
+
+std::uint64_t start_informer(self_ptr self, const informer_key& key) {
+  auto& st = self->state;
+  if (auto it = st.by_key.find(key); it != st.by_key.end()) return it->second;
+  auto iid = st.next_id++;
+  auto w = st.self_ref;
+  k8s::informer_handlers h;
+  h.on_add = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::added, o, {}}); };
+  h.on_update = [w, iid](const k8s::object& old, const k8s::object& o) {
+    send_to(w, inf_event{iid, inf_kind::modified, o, old});
+  };
+  h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}}); };
+  h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}}); };
+  k8s::informer_options opts;
+  opts.namespace_ = key.namespace_;
+  opts.label_selector = key.label_selector;
+  informer_entry e;
+  e.key = key;
+  e.inf = k8s::informer::create(st.engine->client, key.gvk, std::move(opts), std::move(h));
+  e.inf->start();
+  st.informers.emplace(iid, std::move(e));
+  st.by_key.emplace(key, iid);
+  return iid;
+}
+
+void stop_informer(self_ptr self, std::uint64_t iid) {
+  auto& st = self->state;
+  auto it = st.informers.find(iid);
+  if (it == st.informers.end()) return;
+  it->second.inf->stop();
+  st.by_key.erase(it->second.key);
+  st.informers.erase(it);
+}
+
+void attach(self_ptr self, std::uint64_t sid) {
+  auto& st = self->state;
+  auto& sub = st.subs.at(sid);
+  const auto& r = sub.req;
+  auto iid = start_informer(self, informer_key{r.gvk, r.namespace_, r.label_selector});
+  sub.informer = iid;
+  sub.synced_sent = false;
+  auto& e = st.informers.at(iid);
+  e.subs.insert(sid);
+  if (e.synced) {
+    // Late joiner: the cache as the others have seen it, then synced.
+    for (const auto& [k, o] : e.store) {
+      self->send(r.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
+                                                      protocol::event_type::added, o, {}});
+    }
+    self->send(r.subscriber, protocol::informer_synced{protocol::subscription_id{sid}, st.name, r.gvk});
+    sub.synced_sent = true;
+  }
+}
+
+void detach(self_ptr self, std::uint64_t sid) {
+  auto& st = self->state;
+  auto& sub = st.subs.at(sid);
+  if (sub.informer == 0) return;
+  auto it = st.informers.find(sub.informer);
+  sub.informer = 0;
+  sub.synced_sent = false;
+  if (it == st.informers.end()) return;
+  it->second.subs.erase(sid);
+  if (it->second.subs.empty() && !it->second.internal) stop_informer(self, it->first);
+}
+
+void ensure_crd_watch(self_ptr self) {
+  auto& st = self->state;
+  if (st.crd_informer != 0) return;
+  st.crd_informer = start_informer(self, informer_key{crd_kind, "", ""});
+  st.informers.at(st.crd_informer).internal = true;
+}
+
+// A CRD came, changed or went: optional subscriptions of its kinds follow.
+void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
+  auto& st = self->state;
+  for (auto& [sid, sub] : st.subs) {
+    if (!sub.req.optional || !crd_defines(crd, sub.req.gvk)) continue;
+    bool serves = !gone && crd_serves(crd, sub.req.gvk);
+    bool attached = sub.informer != 0;
+    if (serves == attached) continue;
+    if (serves) {
+      attach(self, sid);
+    } else {
+      detach(self, sid);
+    }
+    self->send(sub.req.subscriber, protocol::kind_availability{st.name, sub.req.gvk, serves});
+  }
+}
+
+void on_informer_event(self_ptr self, inf_event& ev) {
+  auto& st = self->state;
+  auto it = st.informers.find(ev.informer);
+  if (it == st.informers.end()) return;  // stopped meanwhile
+  auto& e = it->second;
+  if (ev.kind == inf_kind::synced) {
+    e.synced = true;
+    for (auto sid : e.subs) {
+      auto& sub = st.subs.at(sid);
+      if (sub.synced_sent) continue;
+      sub.synced_sent = true;
+      self->send(sub.req.subscriber,
+                 protocol::informer_synced{protocol::subscription_id{sid}, st.name, sub.req.gvk});
+    }
+    return;
+  }
+  protocol::event_type type = protocol::event_type::added;
+  if (ev.kind == inf_kind::deleted) {
+    type = protocol::event_type::deleted;
+    e.store.erase(ev.obj.key());
+  } else {
+    if (ev.kind == inf_kind::modified) type = protocol::event_type::modified;
+    e.store[ev.obj.key()] = ev.obj;
+  }
+  for (auto sid : e.subs) {
+    self->send(st.subs.at(sid).req.subscriber,
+               protocol::object_event{protocol::subscription_id{sid}, st.name, type, ev.obj, ev.old});
+  }
+  if (ev.informer == st.crd_informer) on_crd(self, ev.obj, ev.kind == inf_kind::deleted);
+}
+
+// A synced informer whose cache answers a read of `gvk` in `ns` with `selector`.
+const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
+                                const std::string& selector) {
+  for (const auto& [id, e] : st.informers) {
+    if (!e.synced || !(e.key.gvk == gvk) || e.key.label_selector != selector) continue;
+    if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
+  }
+  return nullptr;
+}
+
+std::uint64_t expect(self_ptr self, caf::response_promise rp, bool list = false) {
+  auto id = self->state.next_id++;
+  self->state.pending.emplace(id, [rp, list](op_done& d) mutable {
+    if (!d.ok) {
+      rp.deliver(to_error(d.err));
+    } else if (list) {
+      rp.deliver(std::move(d.list));
+    } else {
+      rp.deliver(std::move(d.obj));
+    }
+  });
+  return id;
+}
+
+caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
+  auto& st = self->state;
+  st.name = opts.name;
+  st.self_ref = weak_self{self->ctrl()};
+  st.engine = std::make_unique<io_engine>();
+  auto created = k8s::client::create(st.engine->io, std::move(opts.client));
+  if (!created.ok()) {
+    // Unusable configuration: every request answers transport errors.
+    k8s::api_error e;
+    e.message = "cluster " + (st.name.empty() ? std::string("management") : st.name) +
+                ": client: " + created.error();
+    self->quit(protocol::make_error(protocol::api_errc::transport, e.message));
+    return {};
+  }
+  st.engine->client = created.value();
+  auto client = [self]() -> k8s::client& { return *self->state.engine->client; };
+  auto weak = [self] { return self->state.self_ref; };
+  return {
+      [=](protocol::get_request& r) {
+        auto& s = self->state;
+        if (r.source == protocol::read_from::cache) {
+          if (const auto* e = cache_for(s, r.ref.gvk, r.ref.namespace_, "")) {
+            auto it = e->store.find(k8s::object_key{r.ref.namespace_, r.ref.name});
+            if (it == e->store.end()) return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
+            return caf::result<k8s::object>(it->second);
+          }
+        }
+        auto id = expect(self, self->make_response_promise());
+        client().get(r.ref.gvk, r.ref.namespace_, r.ref.name, completion<k8s::object>(weak(), id));
+        return caf::result<k8s::object>(caf::delegated<k8s::object>());
+      },
+      [=](protocol::list_request& r) {
+        auto& s = self->state;
+        if (r.source == protocol::read_from::cache && r.field_selector.empty()) {
+          if (const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector)) {
+            protocol::object_list out;
+            for (const auto& [k, o] : e->store) {
+              if (r.namespace_.empty() || k.namespace_ == r.namespace_) out.items.push_back(o);
+            }
+            out.resource_version = e->inf->last_resource_version();
+            return caf::result<protocol::object_list>(std::move(out));
+          }
+        }
+        auto id = expect(self, self->make_response_promise(), true);
+        k8s::list_options lo;
+        lo.label_selector = r.label_selector;
+        lo.field_selector = r.field_selector;
+        client().list(r.gvk, r.namespace_, std::move(lo), completion<k8s::object_list>(weak(), id));
+        return caf::result<protocol::object_list>(caf::delegated<protocol::object_list>());
+      },
+      [=](protocol::create_request& r) {
+        auto id = expect(self, self->make_response_promise());
+        client().create(r.obj, k8s::write_options{r.options.field_manager, r.options.dry_run},
+                        completion<k8s::object>(weak(), id));
+      },
+      [=](protocol::update_request& r) {
+        auto id = expect(self, self->make_response_promise());
+        k8s::write_options wo{r.options.field_manager, r.options.dry_run};
+        if (r.subresource == "status") {
+          client().update_status(r.obj, std::move(wo), completion<k8s::object>(weak(), id));
+        } else {
+          client().update(r.obj, std::move(wo), completion<k8s::object>(weak(), id));
+        }
+      },
+      [=](protocol::patch_request& r) {
+        auto id = expect(self, self->make_response_promise());
+        k8s::patch_options po;
+        po.field_manager = r.options.field_manager;
+        po.dry_run = r.options.dry_run;
+        po.status = r.subresource == "status";
+        client().patch(r.ref.gvk, r.ref.namespace_, r.ref.name, client_patch_type(r.type), r.body,
+                       std::move(po), completion<k8s::object>(weak(), id));
+      },
+      [=](protocol::apply_request& r) {
+        auto id = expect(self, self->make_response_promise());
+        k8s::patch_options po;
+        po.field_manager = r.options.field_manager;
+        po.dry_run = r.options.dry_run;
+        po.force = r.force;
+        po.status = r.subresource == "status";
+        client().apply(r.obj, std::move(po), completion<k8s::object>(weak(), id));
+      },
+      [=](protocol::delete_request& r) {
+        auto id = expect(self, self->make_response_promise());
+        k8s::delete_options d;
+        d.precondition_uid = r.precondition_uid;
+        d.precondition_resource_version = r.precondition_resource_version;
+        d.propagation_policy = propagation_name(r.policy);
+        client().remove(r.ref.gvk, r.ref.namespace_, r.ref.name, std::move(d),
+                        completion<k8s::object>(weak(), id));
+      },
+      [=](discover_atom) {
+        auto rp = self->make_response_promise();
+        auto id = self->state.next_id++;
+        self->state.pending.emplace(id, [rp](op_done& d) mutable {
+          if (d.ok) {
+            rp.deliver(std::move(d.kinds));
+          } else {
+            rp.deliver(to_error(d.err));
+          }
+        });
+        client().discover(completion<std::vector<k8s::api_resource>>(weak(), id));
+      },
+      [=](protocol::subscribe_request& r) {
+        auto rp = self->make_response_promise();
+        auto sid = self->state.next_id++;
+        self->state.subs.emplace(sid, subscription{r, 0, false});
+        auto id = self->state.next_id++;
+        self->state.pending.emplace(id, [self, rp, sid](op_done& d) mutable {
+          auto& s = self->state;
+          auto it = s.subs.find(sid);
+          if (it == s.subs.end()) {
+            rp.deliver(protocol::make_error(protocol::api_errc::other, "unsubscribed while subscribing"));
+            return;
+          }
+          const auto req = it->second.req;
+          if (req.optional) ensure_crd_watch(self);
+          if (d.ok) {
+            attach(self, sid);
+            if (req.optional) self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, true});
+          } else if (req.optional && k8s::is_no_kind_match(d.err)) {
+            self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, false});
+          } else {
+            s.subs.erase(it);
+            rp.deliver(to_error(d.err));
+            return;
+          }
+          rp.deliver(protocol::subscription_id{sid});
+        });
+        client().resource_for(r.gvk, completion<k8s::api_resource>(weak(), id));
+      },
+      [=](protocol::unsubscribe_request& r) {
+        auto& s = self->state;
+        if (s.subs.count(r.id.value) != 0) {
+          detach(self, r.id.value);
+          s.subs.erase(r.id.value);
+        }
+        return protocol::ok_atom::value;
+      },
+      [=](op_done& d) {
+        auto& s = self->state;
+        auto it = s.pending.find(d.id);
+        if (it == s.pending.end()) return;
+        auto fn = std::move(it->second);
+        s.pending.erase(it);
+        fn(d);
+      },
+      [=](inf_event& ev) { on_informer_event(self, ev); },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_cluster(caf::actor_system& sys, cluster_options opts) {
+  return sys.spawn(cluster_actor, std::move(opts));
+}
+
+}  // namespace c5c3::cluster

@@ -1,0 +1,32 @@
+// Pure helpers of the cluster actor: whether a CustomResourceDefinition
+// serves a kind (Established, the group and kind names, a served version),
+// and the informer key (kind, namespace, label selector).
+#pragma once
+
+#include "k8s/object.hpp"
+
+#include <string>
+#include <tuple>
+
+namespace c5c3::cluster {
+
+inline const k8s::gvk crd_kind{"apiextensions.k8s.io", "v1", "CustomResourceDefinition"};
+
+// True when `crd` is Established and serves `k` (spec.group, spec.names.kind,
+// a version of that name with served: true).
+bool crd_serves(const k8s::object& crd, const k8s::gvk& k);
+
+// True when `crd` defines group and kind of `k` (whatever its state).
+bool crd_defines(const k8s::object& crd, const k8s::gvk& k);
+
+struct informer_key {
+  k8s::gvk gvk;
+  std::string namespace_;
+  std::string label_selector;
+  friend bool operator<(const informer_key& a, const informer_key& b) {
+    return std::tie(a.gvk.group, a.gvk.version, a.gvk.kind, a.namespace_, a.label_selector) <
+           std::tie(b.gvk.group, b.gvk.version, b.gvk.kind, b.namespace_, b.label_selector);
+  }
+};
+
+}  // namespace c5c3::cluster

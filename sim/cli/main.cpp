@@ -2,6 +2,7 @@
 //   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
 //                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
 #include "sim/apiserver/apiserver.hpp"
+#include "sim/world/world_command.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -18,7 +19,8 @@ int usage(const char* msg) {
   if (msg) std::cerr << "c5c3-sim: " << msg << "\n";
   std::cerr << "usage: c5c3-sim apiserver --listen HOST:PORT --kubeconfig-out FILE [--plain-http]\n"
                "                          [--crds DIR]... [--data-dir DIR] [--faults FILE]\n"
-               "                          [--token-file FILE]\n";
+               "                          [--token-file FILE]\n"
+               "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n";
   return 2;
 }
 
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "apiserver") return run_apiserver(args);
+  if (cmd == "world") return c5c3::sim::world::run_world_command(args);
   if (cmd == "-h" || cmd == "--help") {
     usage(nullptr);
     return 0;

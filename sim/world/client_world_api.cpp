@@ -1,5 +1,6 @@
 #include "sim/world/client_world_api.hpp"
 
+#include <cstdlib>
 #include <future>
 
 namespace c5c3::sim::world {
@@ -11,6 +12,21 @@ k8s::result<T> wait_for(const std::function<void(k8s::callback<T>)>& start) {
   auto f = p->get_future();
   start([p](k8s::result<T> r) { p->set_value(std::move(r)); });
   return f.get();
+}
+
+// Whether `cached` is at least as new as `written`. resourceVersions are
+// opaque, but etcd's (and the emulator's) are increasing integers; other
+// values only compare equal.
+bool caught_up(const k8s::object& cached, const k8s::object& written) {
+  auto a = cached.resource_version(), b = written.resource_version();
+  if (a == b) return true;
+  char* end = nullptr;
+  std::string as(a), bs(b);
+  auto na = std::strtoull(as.c_str(), &end, 10);
+  if (as.empty() || *end) return false;
+  auto nb = std::strtoull(bs.c_str(), &end, 10);
+  if (bs.empty() || *end) return false;
+  return na >= nb;
 }
 
 }  // namespace
@@ -67,8 +83,7 @@ void client_world_api::observed(const k8s::object& o, bool deleted) {
   auto it = written_.find({std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())});
   if (it == written_.end()) return;
   // The informer caught up with our write (or the object is gone, or was re-made).
-  if (deleted || !it->second || it->second.resource_version() == o.resource_version() ||
-      it->second.uid() != o.uid()) {
+  if (deleted || !it->second || caught_up(o, it->second) || it->second.uid() != o.uid()) {
     written_.erase(it);
   }
 }
@@ -76,7 +91,10 @@ void client_world_api::observed(const k8s::object& o, bool deleted) {
 k8s::object client_world_api::overlaid(const k8s::object& cached, const key& k) const {
   std::lock_guard lock(mu_);
   auto it = written_.find(k);
-  return it == written_.end() ? cached : it->second;
+  if (it == written_.end()) return cached;
+  // The cache may have caught up before the write was recorded.
+  if (cached && it->second && caught_up(cached, it->second)) return cached;
+  return it->second;
 }
 
 std::vector<k8s::object> client_world_api::list(const k8s::gvk& kind) {

@@ -1,0 +1,382 @@
+// The cluster actor against the in-process API server emulator over TLS:
+// every request kind round-trips, cache reads after sync, subscriber events,
+// optional kinds following their CRD. CAF's normal scheduler; every wait is a
+// bounded receive.
+#include "actors/cluster/cluster_actor.hpp"
+#include "actors/cluster/messages.hpp"
+#include "actors/cluster/target_registry.hpp"
+#include "config/base64.hpp"
+#include "config/connection.hpp"
+#include "protocol/api_error.hpp"
+#include "protocol/order.hpp"
+#include "protocol/registry.hpp"
+#include "protocol/subscription.hpp"
+#include "sim/apiserver/apiserver.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <caf/all.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <variant>
+
+namespace c5c3::testing {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr auto deadline = 30s;
+
+const k8s::gvk configmap_kind{"", "v1", "ConfigMap"};
+const k8s::gvk widget_kind{"example.c5c3.io", "v1", "Widget"};
+
+caf::actor_system_config& make_config() {
+  static caf::actor_system_config cfg = [] {
+    caf::actor_system_config c;
+    protocol::register_types(c);
+    return c;
+  }();
+  return cfg;
+}
+
+struct cluster_fixture {
+  sim::apiserver server;
+  std::string dir;
+  caf::actor_system sys{make_config()};
+  caf::actor cluster;
+
+  cluster_fixture() {
+    server.start();
+    std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-cluster-XXXXXX").string();
+    dir = mkdtemp(tmpl.data());
+    server.write_kubeconfig(dir + "/kubeconfig");
+    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
+    BOOST_TEST_REQUIRE(conn.ok());
+    auto c = conn->client;
+    c.retry.initial_backoff = 5ms;
+    c.retry.max_backoff = 50ms;
+    c.request_timeout = 10s;
+    cluster = cluster::spawn_cluster(sys, {"", c});
+  }
+  ~cluster_fixture() {
+    caf::anon_send_exit(cluster, caf::exit_reason::user_shutdown);
+    {
+      caf::scoped_actor self{sys};
+      self->wait_for(cluster);
+    }
+    cluster = nullptr;
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+
+  template <class R, class Req>
+  caf::expected<R> ask(caf::scoped_actor& self, Req req) {
+    caf::expected<R> out{caf::error{}};
+    bool answered = false;
+    self->request(cluster, deadline, std::move(req))
+        .receive([&](R& r) { out = std::move(r); answered = true; },
+                 [&](caf::error& e) { out = std::move(e); answered = true; });
+    BOOST_TEST_REQUIRE(answered);
+    return out;
+  }
+};
+
+k8s::object configmap(const std::string& name, const std::string& value) {
+  k8s::object_builder b("v1", "ConfigMap", "default", name);
+  b.set_string({"data", "value"}, value);
+  return std::move(b).freeze();
+}
+
+template <class T>
+std::string why(caf::actor_system& sys, const caf::expected<T>& e) {
+  return e ? std::string() : sys.render(e.error());
+}
+
+using note = std::variant<protocol::object_event, protocol::informer_synced, protocol::kind_availability>;
+
+// Receives subscription messages into `log` until `done(log)` holds or the
+// deadline passes; returns whether it held.
+bool receive_until(caf::scoped_actor& self, std::vector<note>& log,
+                   const std::function<bool(const std::vector<note>&)>& done) {
+  auto end = std::chrono::steady_clock::now() + deadline;
+  while (!done(log)) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left <= 0ms) return false;
+    bool timed_out = false;
+    self->receive([&](protocol::object_event& e) { log.emplace_back(std::move(e)); },
+                  [&](protocol::informer_synced& e) { log.emplace_back(std::move(e)); },
+                  [&](protocol::kind_availability& e) { log.emplace_back(std::move(e)); },
+                  caf::after(left) >> [&] { timed_out = true; });
+    if (timed_out) return done(log);
+  }
+  return true;
+}
+
+std::function<bool(const std::vector<note>&)> has_event(protocol::event_type t, std::string name,
+                                                        std::string value = {}) {
+  return [t, name, value](const std::vector<note>& log) {
+    for (const auto& n : log) {
+      const auto* e = std::get_if<protocol::object_event>(&n);
+      if (e == nullptr || e->type != t || e->obj.name() != name) continue;
+      if (value.empty() || e->obj.get_string({"data", "value"}) == value) return true;
+    }
+    return false;
+  };
+}
+
+std::function<bool(const std::vector<note>&)> has_synced() {
+  return [](const std::vector<note>& log) {
+    for (const auto& n : log) {
+      if (std::holds_alternative<protocol::informer_synced>(n)) return true;
+    }
+    return false;
+  };
+}
+
+std::function<bool(const std::vector<note>&)> has_availability(bool served) {
+  return [served](const std::vector<note>& log) {
+    for (const auto& n : log) {
+      const auto* e = std::get_if<protocol::kind_availability>(&n);
+      if (e != nullptr && e->served == served) return true;
+    }
+    return false;
+  };
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cluster_actor)
+
+BOOST_FIXTURE_TEST_CASE(every_request_kind_round_trips, cluster_fixture) {
+  caf::scoped_actor self{sys};
+  protocol::resource_ref ref{configmap_kind, "default", "rt"};
+
+  auto created = ask<k8s::object>(self, protocol::create_request{configmap("rt", "one"), {"test", false}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(created), why(sys, created));
+  BOOST_TEST(created->get_string({"data", "value"}) == "one");
+  BOOST_TEST(!created->uid().empty());
+
+  auto again = ask<k8s::object>(self, protocol::create_request{configmap("rt", "one"), {}});
+  BOOST_TEST_REQUIRE(!again);
+  BOOST_TEST((protocol::api_errc_of(again.error()) == protocol::api_errc::already_exists));
+  BOOST_TEST_REQUIRE(protocol::api_error_of(again.error()).has_value());
+  BOOST_TEST(protocol::api_error_of(again.error())->code == 409);
+
+  auto got = ask<k8s::object>(self, protocol::get_request{ref, protocol::read_from::server});
+  BOOST_TEST_REQUIRE(static_cast<bool>(got));
+  BOOST_TEST(got->uid() == created->uid());
+
+  auto edited = got->edit();
+  edited.set_string({"data", "value"}, "two");
+  auto updated = ask<k8s::object>(self, protocol::update_request{std::move(edited).freeze(), "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(updated));
+  BOOST_TEST(updated->get_string({"data", "value"}) == "two");
+
+  // A stale resourceVersion conflicts.
+  auto stale = ask<k8s::object>(self, protocol::update_request{*got, "", {}});
+  BOOST_TEST_REQUIRE(!stale);
+  BOOST_TEST(protocol::is_conflict(stale.error()));
+
+  auto patched = ask<k8s::object>(
+      self, protocol::patch_request{ref, protocol::patch_type::merge, R"({"data":{"value":"three"}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(patched));
+  BOOST_TEST(patched->get_string({"data", "value"}) == "three");
+
+  auto jsonp = ask<k8s::object>(
+      self, protocol::patch_request{ref, protocol::patch_type::json,
+                                    R"([{"op":"replace","path":"/data/value","value":"four"}])", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(jsonp));
+  BOOST_TEST(jsonp->get_string({"data", "value"}) == "four");
+
+  auto applied = ask<k8s::object>(self, protocol::apply_request{configmap("rt", "five"), "", true, {"test", false}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(applied), why(sys, applied));
+  BOOST_TEST(applied->get_string({"data", "value"}) == "five");
+
+  auto listed = ask<protocol::object_list>(
+      self, protocol::list_request{configmap_kind, "default", "", "", protocol::read_from::server});
+  BOOST_TEST_REQUIRE(static_cast<bool>(listed));
+  bool found = false;
+  for (const auto& o : listed->items) found = found || o.name() == "rt";
+  BOOST_TEST(found);
+  BOOST_TEST(!listed->resource_version.empty());
+
+  auto deleted = ask<k8s::object>(self, protocol::delete_request{ref, "", "", protocol::propagation::background});
+  BOOST_TEST_REQUIRE(static_cast<bool>(deleted));
+  auto gone = ask<k8s::object>(self, protocol::get_request{ref, protocol::read_from::server});
+  BOOST_TEST_REQUIRE(!gone);
+  BOOST_TEST(protocol::is_not_found(gone.error()));
+  // No informer yet: a cache read goes to the server too.
+  auto gone_cached = ask<k8s::object>(self, protocol::get_request{ref, protocol::read_from::cache});
+  BOOST_TEST_REQUIRE(!gone_cached);
+  BOOST_TEST(protocol::is_not_found(gone_cached.error()));
+
+  auto unserved = ask<k8s::object>(
+      self, protocol::get_request{{widget_kind, "default", "w"}, protocol::read_from::server});
+  BOOST_TEST_REQUIRE(!unserved);
+  BOOST_TEST(protocol::is_no_match(unserved.error()));
+
+  auto kinds = ask<std::vector<k8s::gvk>>(self, cluster::discover_atom::value);
+  BOOST_TEST_REQUIRE(static_cast<bool>(kinds));
+  bool has_cm = false;
+  for (const auto& k : *kinds) has_cm = has_cm || k == configmap_kind;
+  BOOST_TEST(has_cm);
+}
+
+BOOST_FIXTURE_TEST_CASE(subscriber_sees_events_and_cache_answers_after_sync, cluster_fixture) {
+  caf::scoped_actor self{sys};
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("pre", "0"), {}})));
+
+  auto sub = ask<protocol::subscription_id>(
+      self, protocol::subscribe_request{configmap_kind, "default", "", caf::actor{self}, false});
+  BOOST_TEST_REQUIRE(static_cast<bool>(sub));
+  std::vector<note> log;
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+  BOOST_TEST(has_event(protocol::event_type::added, "pre")(log));
+
+  // The server no longer answers reads of this kind: the cache does.
+  sim::fault_rule no_reads;
+  no_reads.verb = "get";
+  no_reads.resource = "configmaps";
+  no_reads.status_code = 403;
+  server.add_fault(no_reads);
+  auto cached = ask<k8s::object>(self, protocol::get_request{{configmap_kind, "default", "pre"}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(cached), why(sys, cached));
+  BOOST_TEST(cached->get_string({"data", "value"}) == "0");
+  auto missing = ask<k8s::object>(self, protocol::get_request{{configmap_kind, "default", "none"}});
+  BOOST_TEST_REQUIRE(!missing);
+  BOOST_TEST(protocol::is_not_found(missing.error()));
+  auto from_server = ask<k8s::object>(
+      self, protocol::get_request{{configmap_kind, "default", "pre"}, protocol::read_from::server});
+  BOOST_TEST_REQUIRE(!from_server);
+  BOOST_TEST((protocol::api_errc_of(from_server.error()) == protocol::api_errc::forbidden));
+  auto cached_list = ask<protocol::object_list>(self, protocol::list_request{configmap_kind, "default", "", "", protocol::read_from::cache});
+  BOOST_TEST_REQUIRE(static_cast<bool>(cached_list));
+  BOOST_TEST(cached_list->items.size() == 1u);
+  server.clear_faults();
+
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("ev", "a"), {}})));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::added, "ev", "a")));
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+      self, protocol::patch_request{{configmap_kind, "default", "ev"}, protocol::patch_type::merge,
+                                    R"({"data":{"value":"b"}})", "", {}})));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::modified, "ev", "b")));
+  for (const auto& n : log) {
+    const auto* e = std::get_if<protocol::object_event>(&n);
+    if (e != nullptr && e->type == protocol::event_type::modified && e->obj.name() == "ev") {
+      BOOST_TEST(e->old.get_string({"data", "value"}) == "a");
+      BOOST_TEST(e->subscription.value == sub->value);
+    }
+  }
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+      self, protocol::delete_request{{configmap_kind, "default", "ev"}, "", "", protocol::propagation::background})));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::deleted, "ev")));
+
+  auto ok = ask<protocol::ok_atom>(self, protocol::unsubscribe_request{*sub});
+  BOOST_TEST(static_cast<bool>(ok));
+}
+
+BOOST_FIXTURE_TEST_CASE(unserved_kind_is_an_error_unless_optional, cluster_fixture) {
+  caf::scoped_actor self{sys};
+  auto strict = ask<protocol::subscription_id>(
+      self, protocol::subscribe_request{widget_kind, "default", "", caf::actor{self}, false});
+  BOOST_TEST_REQUIRE(!strict);
+  BOOST_TEST(protocol::is_no_match(strict.error()));
+}
+
+BOOST_FIXTURE_TEST_CASE(optional_kind_follows_its_crd, cluster_fixture) {
+  caf::scoped_actor self{sys};
+  auto sub = ask<protocol::subscription_id>(
+      self, protocol::subscribe_request{widget_kind, "default", "", caf::actor{self}, true});
+  BOOST_TEST_REQUIRE(static_cast<bool>(sub), why(sys, sub));
+  std::vector<note> log;
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_availability(false)));
+
+  auto crd = k8s::object::parse(R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+    "metadata":{"name":"widgets.example.c5c3.io"},
+    "spec":{"group":"example.c5c3.io","scope":"Namespaced",
+      "names":{"kind":"Widget","plural":"widgets","singular":"widget","listKind":"WidgetList"},
+      "versions":[{"name":"v1","served":true,"storage":true,
+        "schema":{"openAPIV3Schema":{"type":"object","properties":{
+          "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}})");
+  BOOST_TEST_REQUIRE(crd.has_value());
+  auto made = ask<k8s::object>(self, protocol::create_request{*crd, {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(made), why(sys, made));
+
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_availability(true)));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+
+  k8s::object_builder w("example.c5c3.io/v1", "Widget", "default", "w1");
+  w.set_string({"spec", "size"}, "large");
+  auto widget = ask<k8s::object>(self, protocol::create_request{std::move(w).freeze(), {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(widget), why(sys, widget));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::added, "w1")));
+
+  log.clear();
+  auto removed = ask<k8s::object>(
+      self, protocol::delete_request{{k8s::gvk{"apiextensions.k8s.io", "v1", "CustomResourceDefinition"}, "",
+                                      "widgets.example.c5c3.io"}, "", "", protocol::propagation::background});
+  BOOST_TEST_REQUIRE(static_cast<bool>(removed));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_availability(false)));
+}
+
+BOOST_FIXTURE_TEST_CASE(target_cluster_secret_engages_and_disengages, cluster_fixture) {
+  sim::apiserver target;
+  target.start();
+  caf::scoped_actor self{sys};
+  cluster::registry_options ro;
+  ro.management = cluster;
+  ro.namespace_ = "default";
+  ro.listeners = {caf::actor{self}};
+  ro.tune = [](k8s::client_config& c) {
+    c.retry.initial_backoff = 5ms;
+    c.retry.max_backoff = 50ms;
+    c.request_timeout = 10s;
+  };
+  auto registry = cluster::spawn_target_registry(sys, ro);
+
+  // Something only the target cluster has.
+  k8s::object_builder marker("v1", "ConfigMap", "default", "only-on-target");
+  marker.set_string({"data", "value"}, "target");
+
+  k8s::object_builder s("v1", "Secret", "default", "cluster-east");
+  s.set_label(cluster::target_cluster_label, "east");
+  s.set_string({"data", "kubeconfig"}, config::base64_encode(target.kubeconfig_yaml()));
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{std::move(s).freeze(), {}})));
+
+  caf::actor east;
+  self->receive([&](protocol::cluster_engaged& e) {
+                  BOOST_TEST(e.cluster == "east");
+                  east = e.handle;
+                },
+                caf::after(deadline) >> [] { BOOST_FAIL("no cluster_engaged"); });
+  BOOST_TEST_REQUIRE(static_cast<bool>(east));
+  bool created = false;
+  self->request(east, deadline, protocol::create_request{std::move(marker).freeze(), {}})
+      .receive([&](k8s::object&) { created = true; }, [&](caf::error& e) { BOOST_FAIL(sys.render(e)); });
+  BOOST_TEST_REQUIRE(created);
+  BOOST_TEST(static_cast<bool>(target.get_object("configmaps", "default", "only-on-target")));
+  BOOST_TEST(!server.get_object("configmaps", "default", "only-on-target"));
+
+  // Deleting the Secret disengages the cluster and stops its actor.
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+      self, protocol::delete_request{{k8s::gvk{"", "v1", "Secret"}, "default", "cluster-east"}, "", "", protocol::propagation::background})));
+  bool disengaged = false;
+  self->receive([&](protocol::cluster_disengaged& e) {
+                  BOOST_TEST(e.cluster == "east");
+                  disengaged = true;
+                },
+                caf::after(deadline) >> [] {});
+  BOOST_TEST(disengaged);
+  self->monitor(east);
+  bool down = false;
+  self->receive([&](caf::down_msg& d) { down = d.source == east.address(); },
+                caf::after(deadline) >> [] {});
+  BOOST_TEST(down);
+  caf::anon_send_exit(registry, caf::exit_reason::user_shutdown);
+  self->wait_for(registry);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace c5c3::testing

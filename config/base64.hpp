@@ -1,14 +1,10 @@
-// Standard base64 (RFC 4648), as kubeconfig *-data fields are encoded.
+// Standard base64 as kubeconfig *-data fields are encoded: the one
+// implementation in k8s/base64.hpp.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include "k8s/base64.hpp"
 
 namespace c5c3::config {
-
-// Decodes; whitespace is skipped, padding optional. nullopt on a bad character.
-std::optional<std::string> base64_decode(std::string_view in);
-std::string base64_encode(std::string_view in);
-
+using k8s::base64_decode;
+using k8s::base64_encode;
 }  // namespace c5c3::config

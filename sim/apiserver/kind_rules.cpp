@@ -15,17 +15,6 @@ using k8s::json_value;
 
 namespace {
 
-const char* b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int b64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
 bool is_core(const k8s::api_resource& r, std::string_view plural) {
   return r.group.empty() && r.plural == plural;
 }
@@ -172,57 +161,6 @@ void crd_validate(const json_document& doc) {
 }
 
 }  // namespace
-
-std::string base64_encode(std::string_view raw) {
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < raw.size(); i += 3) {
-    unsigned v = (static_cast<unsigned char>(raw[i]) << 16) |
-                 (static_cast<unsigned char>(raw[i + 1]) << 8) | static_cast<unsigned char>(raw[i + 2]);
-    out += {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63], b64[v & 63]};
-  }
-  if (i + 1 == raw.size()) {
-    unsigned v = static_cast<unsigned char>(raw[i]) << 16;
-    out += {b64[v >> 18], b64[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == raw.size()) {
-    unsigned v = (static_cast<unsigned char>(raw[i]) << 16) | (static_cast<unsigned char>(raw[i + 1]) << 8);
-    out += {b64[v >> 18], b64[(v >> 12) & 63], b64[(v >> 6) & 63], '='};
-  }
-  return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view t, std::size_t* bad) {
-  std::string out;
-  auto set_bad = [&](std::size_t at) {
-    if (bad) *bad = at;
-    return std::nullopt;
-  };
-  std::size_t n = t.size();
-  for (std::size_t i = 0; i < n; ++i)
-    if (b64_value(t[i]) < 0 && t[i] != '=') return set_bad(i);
-  if (n % 4 != 0) return set_bad(n - n % 4);
-  for (std::size_t i = 0; i < n; i += 4) {
-    int v[4];
-    int pad = 0;
-    for (int j = 0; j < 4; ++j) {
-      char c = t[i + j];
-      if (c == '=' && j >= 2 && i + 4 == n) {
-        if (j == 2 && t[i + 3] != '=') return set_bad(i + 2);
-        v[j] = 0;
-        ++pad;
-        continue;
-      }
-      if (pad) return set_bad(i + j);
-      v[j] = b64_value(c);
-      if (v[j] < 0) return set_bad(i + j);
-    }
-    unsigned x = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
-    out.push_back(static_cast<char>(x >> 16));
-    if (pad < 2) out.push_back(static_cast<char>((x >> 8) & 255));
-    if (pad < 1) out.push_back(static_cast<char>(x & 255));
-  }
-  return out;
-}
 
 bool is_builtin(const k8s::api_resource& r) {
   for (const auto& b : builtin_kinds())

@@ -4,6 +4,8 @@
 // subresource. Pure functions; they throw api_failure.
 #pragma once
 
+#include "k8s/base64.hpp"
+
 #include "k8s/api_resource.hpp"
 #include "k8s/object.hpp"
 
@@ -18,10 +20,9 @@ void prepare_for_update(const k8s::api_resource& r, k8s::json_document& doc, con
 // Checks the kind's own rules (nullptr `old` on create).
 void validate_kind(const k8s::api_resource& r, k8s::json_document& doc, const k8s::object* old);
 
-// Base64 (standard alphabet, padded) as Go's encoding/base64.StdEncoding.
-std::string base64_encode(std::string_view raw);
-// nullopt and the offending byte offset on malformed input.
-std::optional<std::string> base64_decode(std::string_view text, std::size_t* bad_offset = nullptr);
+// Base64 as Go's encoding/base64.StdEncoding (k8s/base64.hpp).
+using k8s::base64_decode;
+using k8s::base64_encode;
 
 // The CRD's served versions as api_resources.
 std::vector<k8s::api_resource> crd_resources(const k8s::object& crd);

@@ -1,14 +1,10 @@
-// Standard base64 (RFC 4648 with padding), as Secret data carries values.
+// Secret data encoding for the simulated controllers: the one implementation
+// in k8s/base64.hpp.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include "k8s/base64.hpp"
 
 namespace c5c3::sim::world {
-
-std::string base64_encode(std::string_view bytes);
-// nullopt when `text` is not valid padded base64.
-std::optional<std::string> base64_decode(std::string_view text);
-
+using k8s::base64_decode;
+using k8s::base64_encode;
 }  // namespace c5c3::sim::world

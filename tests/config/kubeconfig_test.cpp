@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_CASE(base64_round_trip) {
     BOOST_TEST(base64_decode(enc).value() == s);
   }
   BOOST_TEST(base64_decode("aGVs\nbG8=").value() == "hello");
-  BOOST_TEST(base64_decode("aGVsbG8").value() == "hello");
+  BOOST_TEST(!base64_decode("aGVsbG8"));  // Go's StdEncoding requires the padding, as client-go reads it
   BOOST_TEST(!base64_decode("a$b="));
 }
 

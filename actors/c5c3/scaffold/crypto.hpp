@@ -3,6 +3,8 @@
 // replace so generated values are deterministic.
 #pragma once
 
+#include "k8s/base64.hpp"
+
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -15,12 +17,11 @@ namespace c5c3::c5c3 {
 // Lowercase hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
 
-// Standard base64 with padding (Secret data on the wire).
-std::string base64_encode(std::string_view data);
-// Standard base64; nullopt when `text` is not valid base64.
-std::optional<std::string> base64_decode(std::string_view text);
-// Go's base64.RawURLEncoding: URL alphabet, no padding.
-std::string base64_raw_url_encode(std::string_view data);
+// Base64 (k8s/base64.hpp): standard with padding for Secret data on the wire,
+// Go's RawURLEncoding (URL alphabet, no padding) for generated values.
+using k8s::base64_decode;
+using k8s::base64_encode;
+using k8s::base64_raw_url_encode;
 
 // Fills its argument with random bytes.
 using random_source = std::function<void(std::span<unsigned char>)>;

@@ -133,35 +133,40 @@ std::string qualified_resource(std::string_view group, std::string_view resource
   return group.empty() ? std::string(resource) : fmt::format("{}.{}", resource, group);
 }
 
-api_error make_not_found(std::string_view group, std::string_view resource,
-                         std::string_view name) {
-  auto e = with(404, reasons::not_found,
-                fmt::format("{} \"{}\" not found", qualified_resource(group, resource), name));
+namespace {
+
+// An error about one object: details name the group, the resource and the name.
+api_error about(int code, std::string_view reason, std::string message, std::string_view group,
+                std::string_view resource, std::string_view name) {
+  auto e = with(code, reason, std::move(message));
   e.group = group;
   e.kind = resource;
   e.name = name;
   return e;
+}
+
+}  // namespace
+
+api_error make_not_found(std::string_view group, std::string_view resource,
+                         std::string_view name) {
+  return about(404, reasons::not_found,
+               fmt::format("{} \"{}\" not found", qualified_resource(group, resource), name), group,
+               resource, name);
 }
 
 api_error make_already_exists(std::string_view group, std::string_view resource,
                               std::string_view name) {
-  auto e = with(409, reasons::already_exists,
-                fmt::format("{} \"{}\" already exists", qualified_resource(group, resource), name));
-  e.group = group;
-  e.kind = resource;
-  e.name = name;
-  return e;
+  return about(409, reasons::already_exists,
+               fmt::format("{} \"{}\" already exists", qualified_resource(group, resource), name),
+               group, resource, name);
 }
 
 api_error make_conflict(std::string_view group, std::string_view resource, std::string_view name,
                         std::string_view why) {
-  auto e = with(409, reasons::conflict,
-                fmt::format("Operation cannot be fulfilled on {} \"{}\": {}",
-                            qualified_resource(group, resource), name, why));
-  e.group = group;
-  e.kind = resource;
-  e.name = name;
-  return e;
+  return about(409, reasons::conflict,
+               fmt::format("Operation cannot be fulfilled on {} \"{}\": {}",
+                           qualified_resource(group, resource), name, why),
+               group, resource, name);
 }
 
 api_error make_invalid(std::string_view group, std::string_view kind, std::string_view name,

@@ -22,6 +22,9 @@
 
 namespace c5c3::sim {
 
+// The non-empty '/'-separated segments of a URL path.
+std::vector<std::string> split_path(std::string_view path);
+
 struct identity {
   std::string user;
   std::vector<std::string> groups;

@@ -19,17 +19,6 @@ namespace {
 
 bool contains(std::string_view h, std::string_view w) { return h.find(w) != std::string_view::npos; }
 
-std::vector<std::string> segments(std::string_view p) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < p.size()) {
-    auto j = p.find('/', i);
-    if (j == std::string_view::npos) j = p.size();
-    if (j > i) out.emplace_back(p.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
 
 discovery_answer json_answer(const k8s::json_value& v, std::string ct = "application/json") {
   return {200, std::move(ct), k8s::to_json(v)};
@@ -65,7 +54,7 @@ std::vector<std::string> ignored(const write_context& ctx) {
 std::optional<discovery_answer> discovery(const std::string& path, const std::string& accept,
                                           const std::vector<k8s::api_resource>& served,
                                           const std::string& server_address) {
-  auto segs = segments(path);
+  auto segs = split_path(path);
   bool aggregated = contains(accept, "as=APIGroupDiscoveryList");
   auto dv = contains(accept, "v=v2;") || contains(accept, "v=v2,") ||
                     (contains(accept, "v=v2") && !contains(accept, "v=v2beta1"))

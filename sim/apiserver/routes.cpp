@@ -12,11 +12,6 @@
 
 namespace c5c3::sim {
 
-using k8s::json_document;
-using k8s::json_value;
-
-namespace {
-
 std::vector<std::string> split_path(std::string_view p) {
   std::vector<std::string> out;
   std::size_t i = 0;
@@ -28,6 +23,12 @@ std::vector<std::string> split_path(std::string_view p) {
   }
   return out;
 }
+
+using k8s::json_document;
+using k8s::json_value;
+
+namespace {
+
 
 bool contains(std::string_view h, std::string_view what) { return h.find(what) != std::string_view::npos; }
 

@@ -1,5 +1,7 @@
 #include "sim/ssa/server_side_apply.hpp"
 
+#include "k8s/status.hpp"
+
 #include "sim/ssa/typed_value.hpp"
 
 #include <fmt/format.h>
@@ -169,34 +171,16 @@ std::string conflict_message(const std::vector<apply_conflict>& conflicts) {
 }
 
 json_document apply_result::status() const {
-  json_document d;
-  d.SetObject();
-  auto& a = d.GetAllocator();
-  d.AddMember("kind", "Status", a);
-  d.AddMember("apiVersion", "v1", a);
-  d.AddMember("metadata", json_value(rapidjson::kObjectType), a);
-  d.AddMember("status", "Failure", a);
-  d.AddMember("message", k8s::make_string(message, a), a);
-  const char* reason = code == 409   ? "Conflict"
-                       : code == 422 ? "Invalid"
-                       : code == 400 ? "BadRequest"
-                                     : "";  // a plain error: no reason
-  if (*reason) d.AddMember("reason", json_value(reason, a), a);
-  if (!conflicts.empty()) {
-    json_value causes(rapidjson::kArrayType);
-    for (const auto& c : conflicts) {
-      json_value cause(rapidjson::kObjectType);
-      cause.AddMember("reason", "FieldManagerConflict", a);
-      cause.AddMember("message", k8s::make_string("conflict with " + c.manager, a), a);
-      cause.AddMember("field", k8s::make_string(path_to_string(c.field), a), a);
-      causes.PushBack(cause, a);
-    }
-    json_value details(rapidjson::kObjectType);
-    details.AddMember("causes", causes, a);
-    d.AddMember("details", details, a);
-  }
-  d.AddMember("code", code, a);
-  return d;
+  k8s::api_error e;
+  e.code = code;
+  e.message = message;
+  e.reason = code == 409   ? "Conflict"
+             : code == 422 ? "Invalid"
+             : code == 400 ? "BadRequest"
+                           : "";  // a plain error: no reason
+  for (const auto& c : conflicts)
+    e.causes.push_back({"FieldManagerConflict", "conflict with " + c.manager, path_to_string(c.field)});
+  return k8s::make_status_body(e);
 }
 
 namespace {

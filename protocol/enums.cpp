@@ -1,5 +1,6 @@
 // Names of the protocol's enumerations (for logs and CAF's rendering).
 #include "protocol/cluster_io.hpp"
+#include "protocol/clusters.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
 
@@ -32,6 +33,10 @@ std::string to_string(propagation x) {
     case propagation::orphan: return "Orphan";
   }
   return "unknown";
+}
+
+std::string to_string(watch_scope x) {
+  return x == watch_scope::management ? "management" : "every_cluster";
 }
 
 std::string to_string(event_type x) {

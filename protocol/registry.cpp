@@ -2,6 +2,7 @@
 
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
+#include "protocol/clusters.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
 #include "protocol/subscription.hpp"
@@ -27,6 +28,8 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<kind_availability>("c5c3::protocol::kind_availability");
   cfg.add_message_type<cluster_engaged>("c5c3::protocol::cluster_engaged");
   cfg.add_message_type<cluster_disengaged>("c5c3::protocol::cluster_disengaged");
+  // clusters.hpp
+  cfg.add_message_type<watch_request>("c5c3::protocol::watch_request");
   // control_plane.hpp
   cfg.add_message_type<control_plane_ref>("c5c3::protocol::control_plane_ref");
   cfg.add_message_type<admission_request>("c5c3::protocol::admission_request");

@@ -6,6 +6,7 @@
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
 #include "protocol/order.hpp"
+#include "protocol/clusters.hpp"
 #include "protocol/subscription.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -160,6 +161,7 @@ struct subscription {
   protocol::subscribe_request req;
   std::uint64_t informer = 0;  // 0: not attached (an optional kind not served)
   bool synced_sent = false;
+  bool resolved = false;  // discovery answered: attached, or an optional kind not served
 };
 
 struct cluster_state {
@@ -445,6 +447,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
           }
           const auto req = it->second.req;
           if (req.optional) ensure_crd_watch(self);
+          it->second.resolved = true;
           if (d.ok) {
             attach(self, sid);
             if (req.optional) self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, true});
@@ -458,6 +461,16 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
           rp.deliver(protocol::subscription_id{sid});
         });
         client().resource_for(r.gvk, completion<k8s::api_resource>(weak(), id));
+      },
+      [=](protocol::synced_atom) {
+        // Every subscription resolved, and each attached one has its initial list.
+        for (const auto& [sid, sub] : self->state.subs) {
+          if (!sub.resolved) return false;
+          if (sub.informer == 0) continue;
+          auto it = self->state.informers.find(sub.informer);
+          if (it == self->state.informers.end() || !it->second.synced) return false;
+        }
+        return true;
       },
       [=](protocol::unsubscribe_request& r) {
         auto& s = self->state;

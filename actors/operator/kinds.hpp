@@ -26,10 +26,18 @@ struct kind_context {
   std::uint32_t max_concurrent_reconciles;
   std::shared_ptr<runtime::controller_metrics> metrics;
   k8s::log::logger log;  // named "controller", with "controller": <name>
+  // The cluster directory (protocol/clusters.hpp): cluster actors by name and
+  // the watches a kind registers (protocol::watch_request).
+  caf::actor clusters;
+  // The ControlPlane directory (actors/c5c3/controlplane): admission and
+  // endpoints; register the host with (cp_host_atom, host).
+  caf::actor control_planes;
 };
 
 struct kind_plug {
   std::string controller;  // e.g. "rabbitmqvhost"
+  // Spawns the kind's order host and registers its watches with
+  // ctx.clusters and the host with ctx.control_planes.
   std::function<caf::actor(kind_context&)> spawn_host;
 };
 

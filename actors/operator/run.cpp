@@ -102,7 +102,9 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        limiter,
                        max,
                        make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles),
-                       root.named("controller").with({{"controller", kind.controller}})};
+                       root.named("controller").with({{"controller", kind.controller}}),
+                       caf::actor{},   // the cluster directory: wired with the management cluster (issue 5)
+                       caf::actor{}};  // the ControlPlane directory
       hosts.push_back(kind.spawn_host(ctx));
       setup.info("Starting controller", {{"controller", kind.controller}});
     }

@@ -1,5 +1,6 @@
 #include "actors/operator/run.hpp"
 
+#include "actors/operator/embedded.hpp"
 #include "actors/operator/endpoints.hpp"
 #include "actors/operator/kinds.hpp"
 #include "actors/operator/start_line.hpp"
@@ -67,16 +68,21 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     std::cout << config::operator_usage(program);
     return 0;
   }
-  if (opts.embedded) {
-    std::cerr << "--embedded is not implemented yet: run against a cluster with --kubeconfig or in-cluster\n";
-    return 2;
-  }
-
   k8s::log::logger root({log_level_of(opts), opts.verbosity, {}, {}});
   k8s::log::set_root(root);
   auto setup = root.named("setup");
 
-  auto conn = config::load_connection({opts.kubeconfig, opts.context}, env);
+  std::unique_ptr<embedded_stack> embedded;
+  if (opts.embedded) {
+    std::string why;
+    embedded = start_embedded(opts, env, root.named("embedded"), why);
+    if (!embedded) {
+      std::cerr << why << "\n";
+      return 2;
+    }
+  }
+  auto conn = embedded ? config::load_connection({embedded->kubeconfig_path(), ""}, env)
+                       : config::load_connection({opts.kubeconfig, opts.context}, env);
   if (!conn.ok()) {
     setup.error("unable to get kubeconfig", conn.error());
     return 1;
@@ -124,6 +130,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
       // its synced predicate here once it exists.
       ready->set_ready(true);
       setup.info("Operator started", {{"controllers", static_cast<std::uint64_t>(hosts.size())}});
+      if (embedded) embedded->start_table();
       int sig = hooks.wait_for_stop ? hooks.wait_for_stop() : wait_for_stop_signal();
       setup.info("Stopping: no new passes, waiting for the passes in flight",
                  {{"signal", signal_name(sig)}, {"budget", drain_budget}});
@@ -148,6 +155,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     for (const auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
     if (!drained) sys.await_actors_before_shutdown(false);
   }
+  if (embedded) embedded->stop();
   if (rc == 0) setup.info("Stopped");
   return rc;
 }

@@ -1,0 +1,33 @@
+// The RabbitMQVhost kind plugged into the runtime: its order host, the pass
+// each order actor runs (order_pass.hpp), and the watches that feed the host
+// (rabbitmqvhost-reconciler.txt "Watches"; design.md "One actor per order").
+#pragma once
+
+#include "actors/runtime/controller_metrics.hpp"
+#include "actors/runtime/order_actor.hpp"
+
+#include <caf/actor.hpp>
+#include <caf/actor_system.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace c5c3::c5c3::rabbitmqvhost {
+
+struct host_options {
+  caf::actor limiter;
+  std::uint32_t max_concurrent_reconciles = 1;
+  std::shared_ptr<runtime::controller_metrics> metrics;
+  caf::actor clusters;        // protocol/clusters.hpp directory
+  caf::actor control_planes;  // ControlPlane directory
+  std::string field_manager = "c5c3-operator";
+  runtime::order_actor_options actor_options;
+};
+
+// Spawns the RabbitMQVhost order host, registers its watches with `clusters` (the order kind on
+// every cluster, the children on the management cluster, optional topology/ESO kinds) and the host
+// with `control_planes`.
+caf::actor spawn_host(caf::actor_system& sys, host_options opts);
+
+}  // namespace c5c3::c5c3::rabbitmqvhost

@@ -3,6 +3,7 @@
 // (rabbitmqvhost-reconciler.txt "Watches"; design.md "One actor per order").
 #pragma once
 
+#include "actors/c5c3/scaffold/crypto.hpp"
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
 
@@ -23,6 +24,10 @@ struct host_options {
   caf::actor control_planes;  // ControlPlane directory
   std::string field_manager = "c5c3-operator";
   runtime::order_actor_options actor_options;
+  // Added fields: where the sub-reconciler instrumenter registers (null: the
+  // default registry) and the password randomness (empty: OpenSSL's).
+  runtime::metrics::registry* registry = nullptr;
+  random_source random;
 };
 
 // Spawns the RabbitMQVhost order host, registers its watches with `clusters` (the order kind on

@@ -22,8 +22,6 @@ namespace fs = std::filesystem;
 using k8s::json_document;
 using k8s::json_value;
 
-namespace {
-
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + p.string());
@@ -32,7 +30,7 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-void write_file_atomic(const fs::path& p, const std::string& text, bool secret = false) {
+void write_file_atomic(const fs::path& p, const std::string& text, bool secret) {
   auto tmp = p;
   tmp += ".tmp";
   {
@@ -43,6 +41,8 @@ void write_file_atomic(const fs::path& p, const std::string& text, bool secret =
   if (secret) fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write);
   fs::rename(tmp, p);
 }
+
+namespace {
 
 std::string indent_b64(const std::string& pem) { return base64_encode(pem); }
 
@@ -96,64 +96,6 @@ void apiserver::impl::load_token_file() {
     id.groups.push_back("system:authenticated");
     tokens_[id.token] = id;
   }
-}
-
-void apiserver::impl::load_state() {
-  if (opts_.data_dir.empty()) return;
-  fs::create_directories(opts_.data_dir);
-  auto p = fs::path(opts_.data_dir) / "state.json";
-  if (!fs::exists(p)) return;
-  std::string err;
-  auto d = k8s::parse_json(read_file(p), &err);
-  if (!d || !d->IsObject()) throw std::runtime_error("corrupt state file " + p.string() + ": " + err);
-  rv_ = k8s::get_int(*d, {"resourceVersion"}).value_or(0);
-  evicted_rv_ = rv_;  // no history survives a restart
-  token_ = k8s::get_string(*d, {"token"});
-  ca_ = {std::string(k8s::get_string(*d, {"ca", "cert"})), std::string(k8s::get_string(*d, {"ca", "key"}))};
-  serving_ = {std::string(k8s::get_string(*d, {"serving", "cert"})),
-              std::string(k8s::get_string(*d, {"serving", "key"}))};
-  const json_value* objs = k8s::member(*d, "objects");
-  if (!objs || !objs->IsArray()) return;
-  const std::string crds = "customresourcedefinitions.apiextensions.k8s.io";
-  for (int pass = 0; pass < 2; ++pass)
-    for (auto& e : objs->GetArray()) {
-      std::string q(k8s::get_string(e, {"resource"}));
-      if ((pass == 0) != (q == crds)) continue;
-      const json_value* o = k8s::member(e, "object");
-      if (!o) continue;
-      k8s::object obj(k8s::copy_document(*o));
-      if (pass == 0) serve_crd_locked(obj);
-      auto it = resources_.find(q);
-      if (it == resources_.end()) continue;
-      it->second.objects[obj.key()] = obj;
-    }
-}
-
-void apiserver::impl::save_state_locked() {
-  if (opts_.data_dir.empty()) return;
-  json_document d;
-  d.SetObject();
-  auto& a = d.GetAllocator();
-  d.AddMember("resourceVersion", json_value(rv_), a);
-  d.AddMember("token", k8s::make_string(token_, a), a);
-  json_value ca(rapidjson::kObjectType);
-  ca.AddMember("cert", k8s::make_string(ca_.cert_pem, a), a);
-  ca.AddMember("key", k8s::make_string(ca_.key_pem, a), a);
-  d.AddMember("ca", std::move(ca), a);
-  json_value sv(rapidjson::kObjectType);
-  sv.AddMember("cert", k8s::make_string(serving_.cert_pem, a), a);
-  sv.AddMember("key", k8s::make_string(serving_.key_pem, a), a);
-  d.AddMember("serving", std::move(sv), a);
-  json_value objs(rapidjson::kArrayType);
-  for (auto& [q, sr] : resources_)
-    for (auto& [k, o] : sr.objects) {
-      json_value e(rapidjson::kObjectType);
-      e.AddMember("resource", k8s::make_string(q, a), a);
-      e.AddMember("object", k8s::copy_json(o.json(), a), a);
-      objs.PushBack(std::move(e), a);
-    }
-  d.AddMember("objects", std::move(objs), a);
-  write_file_atomic(fs::path(opts_.data_dir) / "state.json", k8s::to_json(d), true);
 }
 
 void apiserver::impl::load_manifests(const std::string& dir) {

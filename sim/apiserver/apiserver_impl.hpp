@@ -13,6 +13,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -21,6 +22,10 @@
 #include <vector>
 
 namespace c5c3::sim {
+
+// Whole-file reads and atomic (write, rename) writes; `secret`: mode 0600.
+std::string read_file(const std::filesystem::path& p);
+void write_file_atomic(const std::filesystem::path& p, const std::string& text, bool secret = false);
 
 // The non-empty '/'-separated segments of a URL path.
 std::vector<std::string> split_path(std::string_view path);
@@ -42,6 +47,7 @@ struct watch_event {
   std::string type;  // ADDED, MODIFIED, DELETED
   std::string qualified;
   k8s::object obj;
+  k8s::object prev;  // MODIFIED, DELETED: the object before (selector transitions, snapshots)
   std::int64_t rv = 0;
 };
 
@@ -66,13 +72,23 @@ class apiserver::impl {
   void stop();
   void load_pki_and_token();
   void load_token_file();
+  // ---- persistence under data_dir (persistence.cpp) ----
+  // state.json: a snapshot (objects, resourceVersion, CA, serving
+  // certificate, token); state.log: one JSON line per change since it.
   void load_state();
+  // Appends the changes since the last call to state.log, or writes a new
+  // snapshot (at start, when the log outgrew the state, or when changes have
+  // left the watch history unsaved) and empties the log.
   void save_state_locked();
+  void write_snapshot_locked();
   void load_manifests(const std::string& dir);
 
   // ---- HTTP entry (routes.cpp) ----
   void handle(const k8s::http_request& req, k8s::http_responder& res);
   std::optional<identity> authenticate(const k8s::http_request& req) const;
+  // Discovery and OpenAPI documents (bridges.cpp's discovery), rendered once
+  // per set of served kinds.
+  std::optional<discovery_answer> cached_discovery(const k8s::http_request& req);
   void serve_resource(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
                       const identity& who);
   void serve_admin(const k8s::http_request& req, k8s::http_responder& res);
@@ -97,7 +113,10 @@ class apiserver::impl {
 
   // ---- storage and semantics (store.cpp) ----
   std::int64_t next_rv_locked() { return ++rv_; }
-  void record_event_locked(std::string type, const std::string& qualified, const k8s::object& o);
+  // `prev`: the object a MODIFIED event replaced, so that a watch whose
+  // selector it enters or leaves sees ADDED or DELETED (as the watch cache does).
+  void record_event_locked(std::string type, const std::string& qualified, const k8s::object& o,
+                           const k8s::object* prev = nullptr);
   stored_resource& resource_locked(const k8s::api_resource& r);
   // `mf`: managedFields to record (null: the body's are kept, as after apply).
   k8s::object create_locked(const request_info& ri, k8s::json_document body, bool dry_run,
@@ -117,6 +136,10 @@ class apiserver::impl {
                           const k8s::object& stored);
   void after_delete_locked(const k8s::api_resource& r, const k8s::object& gone);
   void collect_garbage_locked();
+  // The objects of `sr` as they were at resourceVersion `rv`, rebuilt from
+  // the watch history; nullopt once events after `rv` have left it.
+  std::optional<std::map<k8s::object_key, k8s::object>> objects_at_locked(const stored_resource& sr,
+                                                                          std::int64_t rv) const;
   k8s::object convert_for(const k8s::object& o, const k8s::api_resource& r) const;
 
   // ---- list and watch (watch.cpp) ----
@@ -143,9 +166,17 @@ class apiserver::impl {
   bool stopping_ = false;
   std::int64_t rv_ = 0;
   std::int64_t evicted_rv_ = 0;  // highest resourceVersion no longer in history_
+  std::int64_t persisted_rv_ = -1;   // changes up to here are on disk (-1: no snapshot yet)
+  std::size_t log_records_ = 0;      // lines in state.log
+  std::size_t snapshot_objects_ = 0; // objects in state.json
   std::deque<watch_event> history_;
   std::map<std::string, stored_resource> resources_;  // by qualified resource
   std::map<std::string, k8s::api_resource> served_;   // "group/version/plural"
+  std::uint64_t kinds_generation_ = 0;                 // bumped whenever served_ may change
+  // Rendered discovery and OpenAPI answers by path, Accept and Host, valid
+  // while kinds_generation_ is discovery_generation_.
+  std::map<std::string, discovery_answer> discovery_cache_;
+  std::uint64_t discovery_generation_ = 0;
 
   mutable std::mutex faults_mu_;
   std::vector<fault_rule> faults_;
@@ -170,6 +201,12 @@ struct list_filter {
   bool matches(const k8s::object& o) const;
 };
 list_filter parse_filter(const k8s::http_request& req, const request_info& ri);
+// How a watch with `filter` sees `ev` (kube's cacheWatcher): nothing when
+// neither the object nor, for MODIFIED, its previous state matches; ADDED when
+// a modification brings it into the selector, DELETED (previous content, the
+// event's resourceVersion) when it takes it out.
+std::optional<std::pair<std::string, k8s::object>> as_seen_through(const watch_event& ev,
+                                                                   const list_filter& filter);
 // The request body as JSON (YAML too when `yaml_ok` and the Content-Type says so).
 k8s::json_document parse_body(const k8s::http_request& req, bool yaml_ok = true);
 // fieldManager, else the User-Agent's program name.

@@ -49,6 +49,27 @@ std::vector<std::string> ignored(const write_context& ctx) {
   fail(e);
 }
 
+enum class v2_format { none, json, protobuf };
+
+// The format of /openapi/v2 an Accept header asks for, clause by clause.
+v2_format openapi_v2_format(std::string_view accept) {
+  if (accept.empty()) return v2_format::json;
+  std::size_t i = 0;
+  while (i <= accept.size()) {
+    auto j = accept.find(',', i);
+    if (j == std::string_view::npos) j = accept.size();
+    auto clause = accept.substr(i, j - i);
+    clause = clause.substr(0, clause.find(';'));
+    while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
+    while (!clause.empty() && clause.back() == ' ') clause.remove_suffix(1);
+    if (clause == "application/json" || clause == "application/*" || clause == "*/*") return v2_format::json;
+    if (clause == openapi::openapi_v2_protobuf_type || clause == openapi::openapi_v2_protobuf_type_deprecated)
+      return v2_format::protobuf;
+    i = j + 1;
+  }
+  return v2_format::none;
+}
+
 }  // namespace
 
 std::optional<discovery_answer> discovery(const std::string& path, const std::string& accept,
@@ -85,11 +106,18 @@ std::optional<discovery_answer> discovery(const std::string& path, const std::st
   }
   if (!segs.empty() && segs[0] == "openapi") {
     if (segs.size() == 2 && segs[1] == "v2") {
-      if (!accept.empty() && !contains(accept, "json") && !contains(accept, "*/*"))
+      // kube-openapi's handler: the first Accept clause it can serve wins.
+      auto want = openapi_v2_format(accept);
+      if (want == v2_format::none)
         return discovery_answer{406, "application/json",
                                 k8s::to_json(k8s::make_status_body(k8s::make_not_acceptable(
-                                    "only the following media types are accepted: application/json")))};
-      return json_answer(openapi::openapi_v2(served));
+                                    "only the following media types are accepted: application/json, " +
+                                    std::string(openapi::openapi_v2_protobuf_type))))};
+      auto doc = openapi::openapi_v2(served);
+      if (want == v2_format::protobuf)
+        return discovery_answer{200, std::string(openapi::openapi_v2_protobuf_type),
+                                openapi::openapi_v2_protobuf(doc)};
+      return json_answer(doc);
     }
     if (segs.size() == 2 && segs[1] == "v3") return json_answer(openapi::openapi_v3_index(served));
     if (segs.size() >= 3 && segs[1] == "v3") {
@@ -115,66 +143,19 @@ openapi::table_options table_opts(const std::string& include_object) {
 }
 }  // namespace
 
-namespace {
-
-// The Table shell around sim/openapi's columns and cells, built in one
-// document.
-k8s::json_document make_table(const k8s::api_resource& r, const std::vector<k8s::object>& items,
-                              const std::string& resource_version, const std::string& continue_token,
-                              const std::string& include_object) {
-  auto opt = table_opts(include_object);
-  k8s::json_document d;
-  d.SetObject();
-  auto& a = d.GetAllocator();
-  d.AddMember("kind", "Table", a);
-  d.AddMember("apiVersion", "meta.k8s.io/v1", a);
-  k8s::json_value md(rapidjson::kObjectType);
-  md.AddMember("resourceVersion", k8s::make_string(resource_version, a), a);
-  if (!continue_token.empty()) md.AddMember("continue", k8s::make_string(continue_token, a), a);
-  d.AddMember("metadata", std::move(md), a);
-  k8s::json_value cols(rapidjson::kArrayType);
-  for (const auto& c : openapi::table_columns(r)) {
-    k8s::json_value v(rapidjson::kObjectType);
-    v.AddMember("name", k8s::make_string(c.name, a), a);
-    v.AddMember("type", k8s::make_string(c.type, a), a);
-    v.AddMember("format", k8s::make_string(c.format, a), a);
-    v.AddMember("description", k8s::make_string(c.description, a), a);
-    v.AddMember("priority", c.priority, a);
-    cols.PushBack(std::move(v), a);
-  }
-  d.AddMember("columnDefinitions", std::move(cols), a);
-  k8s::json_value rows(rapidjson::kArrayType);
-  for (const auto& o : items) {
-    k8s::json_value row(rapidjson::kObjectType);
-    k8s::json_value cells(rapidjson::kArrayType);
-    for (auto& c : openapi::table_cells(r, o, opt.now, a)) cells.PushBack(c, a);
-    row.AddMember("cells", std::move(cells), a);
-    if (opt.include == openapi::include_object::object) {
-      row.AddMember("object", k8s::copy_json(o.json(), a), a);
-    } else if (opt.include == openapi::include_object::metadata) {
-      k8s::json_value pom(rapidjson::kObjectType);
-      pom.AddMember("kind", "PartialObjectMetadata", a);
-      pom.AddMember("apiVersion", "meta.k8s.io/v1", a);
-      if (auto* m = k8s::member(o.json(), "metadata")) pom.AddMember("metadata", k8s::copy_json(*m, a), a);
-      row.AddMember("object", std::move(pom), a);
-    }
-    rows.PushBack(std::move(row), a);
-  }
-  d.AddMember("rows", std::move(rows), a);
-  return d;
-}
-
-}  // namespace
-
 k8s::json_document table_of(const k8s::api_resource& r, const std::vector<k8s::object>& items,
                             const std::string& resource_version, const std::string& continue_token,
-                            const std::string& include_object) {
-  return make_table(r, items, resource_version, continue_token, include_object);
+                            const std::string& include_object, std::optional<std::int64_t> remaining) {
+  openapi::list_meta meta;
+  meta.resource_version = resource_version;
+  meta.continue_token = continue_token;
+  meta.remaining_item_count = remaining;
+  return openapi::render_table(r, items, meta, table_opts(include_object));
 }
 
 k8s::json_document table_of(const k8s::api_resource& r, const k8s::object& obj,
                             const std::string& include_object) {
-  return make_table(r, {obj}, std::string(obj.resource_version()), "", include_object);
+  return openapi::render_table(r, obj, table_opts(include_object));
 }
 
 k8s::json_document with_managed_fields(const k8s::json_value* old, const k8s::json_value& updated,

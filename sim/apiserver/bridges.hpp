@@ -25,10 +25,12 @@ std::optional<discovery_answer> discovery(const std::string& path, const std::st
                                           const std::vector<k8s::api_resource>& served,
                                           const std::string& server_address);
 
-// Table rendering (Accept: ...;as=Table).
+// Table rendering (Accept: ...;as=Table) with sim/openapi's render_table;
+// throws 400 for an unknown includeObject.
 k8s::json_document table_of(const k8s::api_resource& r, const std::vector<k8s::object>& items,
                             const std::string& resource_version, const std::string& continue_token,
-                            const std::string& include_object);
+                            const std::string& include_object,
+                            std::optional<std::int64_t> remaining = std::nullopt);
 k8s::json_document table_of(const k8s::api_resource& r, const k8s::object& obj,
                             const std::string& include_object);
 

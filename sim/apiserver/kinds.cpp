@@ -16,6 +16,7 @@ std::string served_key(std::string_view g, std::string_view v, std::string_view 
 }  // namespace
 
 void apiserver::impl::register_kind_locked(const k8s::api_resource& r) {
+  ++kinds_generation_;
   served_[served_key(r.group, r.version, r.plural)] = r;
   if (r.storage_version) {
     auto& sr = resources_[r.qualified()];
@@ -37,6 +38,7 @@ std::vector<k8s::api_resource> apiserver::impl::served_kinds_locked() const {
 }
 
 void apiserver::impl::serve_crd_locked(const k8s::object& crd) {
+  ++kinds_generation_;
   std::string group(crd.get_string({"spec", "group"}));
   std::string plural(crd.get_string({"spec", "names", "plural"}));
   for (auto it = served_.begin(); it != served_.end();)
@@ -48,6 +50,7 @@ void apiserver::impl::serve_crd_locked(const k8s::object& crd) {
 }
 
 void apiserver::impl::unserve_crd_locked(const k8s::object& crd) {
+  ++kinds_generation_;
   std::string group(crd.get_string({"spec", "group"}));
   std::string plural(crd.get_string({"spec", "names", "plural"}));
   for (auto it = served_.begin(); it != served_.end();)

@@ -5,6 +5,7 @@
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/bridges.hpp"
 #include "sim/apiserver/kind_rules.hpp"
+#include "sim/apiserver/protobuf_body.hpp"
 
 #include <fmt/format.h>
 
@@ -54,10 +55,17 @@ bool truthy(const std::optional<std::string>& v) {
 
 json_document parse_body(const k8s::http_request& req, bool yaml_ok) {
   auto ct = req.header("Content-Type");
-  if (contains(ct, "protobuf"))
-    fail(k8s::make_unsupported_media_type(fmt::format(
+  if (contains(ct, "protobuf")) {
+    // kubectl's typed clients (create configmap|namespace|secret|...) send
+    // protobuf; kinds the decoder does not know answer kube's 415.
+    auto d = decode_protobuf_object(req.body);
+    if (d.object) return std::move(*d.object);
+    if (!d.error.empty())
+      fail(k8s::make_bad_request("the body of the request could not be decoded as protobuf: " + d.error));
+    fail(k8s::make_unsupported_media_type(
         "the body of the request was in an unknown format - accepted media types include: "
-        "application/json, application/yaml")));
+        "application/json, application/yaml, application/vnd.kubernetes.protobuf"));
+  }
   std::string err;
   if (yaml_ok && contains(ct, "yaml")) {
     auto d = k8s::yaml_to_json(req.body, &err);
@@ -98,7 +106,37 @@ std::optional<identity> apiserver::impl::authenticate(const k8s::http_request& r
     id.groups.push_back("system:authenticated");
     return id;
   }
+  // kubectl (clientcmd) never sends credentials to an http:// server, so the
+  // plain-http listener is what kube-apiserver's insecure port was: requests
+  // without credentials are system:unsecured in system:masters.
+  if (opts_.plain_http) return identity{"system:unsecured", {"system:masters", "system:authenticated"}, ""};
   return std::nullopt;
+}
+
+std::optional<discovery_answer> apiserver::impl::cached_discovery(const k8s::http_request& req) {
+  std::string accept(req.header("Accept")), host(req.header("Host"));
+  std::string key = req.path + '\n' + accept + '\n' + host;
+  std::vector<k8s::api_resource> served;
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(mu_);
+    if (discovery_generation_ != kinds_generation_) {
+      discovery_cache_.clear();
+      discovery_generation_ = kinds_generation_;
+    }
+    if (auto it = discovery_cache_.find(key); it != discovery_cache_.end()) return it->second;
+    served = served_kinds_locked();
+    generation = kinds_generation_;
+  }
+  // Rendered outside the lock; kept only if no kind changed meanwhile.
+  auto d = discovery(req.path, accept, served, host);
+  if (!d) return d;
+  std::lock_guard lock(mu_);
+  if (generation == kinds_generation_ && discovery_generation_ == generation) {
+    if (discovery_cache_.size() >= 512) discovery_cache_.clear();
+    discovery_cache_.emplace(std::move(key), *d);
+  }
+  return d;
 }
 
 void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& res) {
@@ -127,15 +165,8 @@ void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& 
     auto segs = split_path(path);
     bool resource_path = (segs.size() >= 3 && segs[0] == "api") || (segs.size() >= 4 && segs[0] == "apis");
     if (!resource_path) {
-      std::vector<k8s::api_resource> served;
-      {
-        std::lock_guard lock(mu_);
-        served = served_kinds_locked();
-      }
       if (req.method == "GET") {
-        auto d = discovery(path, std::string(req.header("Accept")), served,
-                           std::string(req.header("Host")));
-        if (d) {
+        if (auto d = cached_discovery(req)) {
           res.send({d->code, {{"Content-Type", d->content_type}}, std::move(d->body)});
           return;
         }

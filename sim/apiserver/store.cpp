@@ -113,13 +113,29 @@ stored_resource& apiserver::impl::resource_locked(const k8s::api_resource& r) {
 }
 
 void apiserver::impl::record_event_locked(std::string type, const std::string& qualified,
-                                          const object& o) {
-  history_.push_back({std::move(type), qualified, o, rv_});
+                                          const object& o, const object* prev) {
+  history_.push_back({std::move(type), qualified, o, prev ? *prev : object(), rv_});
   while (history_.size() > opts_.watch_history) {
     evicted_rv_ = history_.front().rv;
     history_.pop_front();
   }
   cv_.notify_all();
+}
+
+std::optional<std::map<k8s::object_key, object>> apiserver::impl::objects_at_locked(
+    const stored_resource& sr, std::int64_t rv) const {
+  if (rv < evicted_rv_ || rv > rv_) return std::nullopt;
+  auto out = sr.objects;
+  const auto q = sr.storage.qualified();
+  // Undo, newest first, every event after `rv`.
+  for (auto it = history_.rbegin(); it != history_.rend() && it->rv > rv; ++it) {
+    if (it->qualified != q) continue;
+    if (it->type == "ADDED")
+      out.erase(it->obj.key());
+    else if (it->prev)
+      out[it->prev.key()] = it->prev;
+  }
+  return out;
 }
 
 object apiserver::impl::convert_for(const object& o, const k8s::api_resource& r) const {
@@ -283,7 +299,7 @@ object apiserver::impl::update_locked(const request_info& ri, json_document body
                   next.GetAllocator());
   object stored(std::move(next));
   sr.objects[key] = stored;
-  record_event_locked("MODIFIED", r.qualified(), stored);
+  record_event_locked("MODIFIED", r.qualified(), stored, &old);
   after_write_locked(r, &old, stored);
   if (stored.terminating() && stored.finalizers().empty()) {
     remove_object_locked(sr, key);
@@ -302,7 +318,7 @@ void apiserver::impl::remove_object_locked(stored_resource& sr, const k8s::objec
   auto b = old.edit();
   b.set_resource_version(std::to_string(next_rv_locked()));
   object gone = std::move(b).freeze();
-  record_event_locked("DELETED", sr.storage.qualified(), gone);
+  record_event_locked("DELETED", sr.storage.qualified(), gone, &old);
   after_delete_locked(sr.storage, gone);
 }
 
@@ -320,7 +336,7 @@ bool apiserver::impl::mark_deleted_locked(stored_resource& sr, const object& o) 
   b.set_resource_version(std::to_string(next_rv_locked()));
   object stored = std::move(b).freeze();
   sr.objects[o.key()] = stored;
-  record_event_locked("MODIFIED", sr.storage.qualified(), stored);
+  record_event_locked("MODIFIED", sr.storage.qualified(), stored, &o);
   return true;
 }
 
@@ -378,8 +394,9 @@ std::pair<object, bool> apiserver::impl::delete_locked(const request_info& ri,
         changed.push_back(std::move(b).freeze());
       }
       for (auto& o : changed) {
+        object prev = other.objects[o.key()];
         other.objects[o.key()] = o;
-        record_event_locked("MODIFIED", q, o);
+        record_event_locked("MODIFIED", q, o, &prev);
       }
     }
   }
@@ -434,7 +451,7 @@ void apiserver::impl::collect_garbage_locked() {
         b.set_resource_version(std::to_string(next_rv_locked()));
         object s = std::move(b).freeze();
         sr.objects[s.key()] = s;
-        record_event_locked("MODIFIED", q, s);
+        record_event_locked("MODIFIED", q, s, &o);
         if (s.finalizers().empty()) remove_object_locked(sr, s.key());
         changed = true;
       }

@@ -62,6 +62,22 @@ std::string event_line(const std::string& type, const json_value& obj) {
 
 }  // namespace
 
+std::optional<std::pair<std::string, k8s::object>> as_seen_through(const watch_event& ev,
+                                                                   const list_filter& filter) {
+  if (ev.type != "MODIFIED" || !ev.prev) {
+    if (!filter.matches(ev.obj)) return std::nullopt;
+    return std::make_pair(ev.type, ev.obj);
+  }
+  bool now = filter.matches(ev.obj), before = filter.matches(ev.prev);
+  if (now && before) return std::make_pair(std::string("MODIFIED"), ev.obj);
+  if (now) return std::make_pair(std::string("ADDED"), ev.obj);
+  if (!before) return std::nullopt;
+  // Left the selector: DELETED with the previous content at the event's version.
+  auto b = ev.prev.edit();
+  b.set_resource_version(std::to_string(ev.rv));
+  return std::make_pair(std::string("DELETED"), std::move(b).freeze());
+}
+
 bool list_filter::matches(const k8s::object& o) const {
   if (!namespace_.empty() && o.namespace_() != namespace_) return false;
   return labels.matches(o) && fields.matches(o);
@@ -116,6 +132,10 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   if (!cont.empty() && !rvp.empty() && rvp != "0")
     fail(k8s::make_bad_request(
         "specifying resource version is not allowed when using continue"));
+  if (rvm == "Exact" && rvp == "0")
+    fail(k8s::make_bad_request(
+        "resourceVersionMatch: Forbidden: resourceVersionMatch \"exact\" is forbidden for resourceVersion "
+        "\"0\""));
   std::vector<k8s::object> items;
   std::string next_token;
   std::optional<std::int64_t> remaining;
@@ -124,6 +144,10 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
     std::lock_guard lock(mu_);
     list_rv = rv_;
     std::string start;
+    // The resourceVersion whose state the list shows when it is not the
+    // current one (kube reads etcd at that revision): a continue token's,
+    // Exact's, and a legacy resourceVersion with a limit's.
+    std::optional<std::int64_t> snapshot;
     if (!cont.empty()) {
       auto raw = base64_decode(cont);
       std::optional<json_document> tok = raw ? k8s::parse_json(*raw) : std::nullopt;
@@ -138,19 +162,31 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
             "token results in an inconsistent list - objects that were created, modified, or "
             "deleted between the time the first chunk was returned and now may show up in the "
             "list."));
-      list_rv = trv;
+      snapshot = trv;
       start = std::string(k8s::get_string(*tok, {"start"}));
       if (!start.empty() && start.back() == '\0') start.pop_back();
     } else if (!rvp.empty() && rvp != "0") {
       auto n = parse_rv(rvp);
       if (!n) fail(invalid_rv(rvp));
       if (*n > rv_) fail(too_large(*n, rv_));
-      if (rvm == "Exact" && *n != rv_)
-        fail(k8s::make_expired(fmt::format("too old resource version: {} ({})", *n, rv_)));
+      if (rvm == "Exact" || (rvm.empty() && limit > 0)) {
+        if (*n < evicted_rv_)
+          fail(k8s::make_expired("The resourceVersion for the provided list is too old."));
+        snapshot = *n;
+      }
+    } else if (rvp == "0") {
+      limit = 0;  // served from the watch cache, which does not paginate
     }
     auto& sr = resource_locked(r);
+    std::optional<std::map<k8s::object_key, k8s::object>> at;
+    if (snapshot && *snapshot != rv_) {
+      at = objects_at_locked(sr, *snapshot);
+      if (!at) fail(k8s::make_expired("The resourceVersion for the provided list is too old."));
+    }
+    if (snapshot) list_rv = *snapshot;
+    const auto& objects = at ? *at : sr.objects;
     std::int64_t count_after = 0;
-    for (auto& [k, o] : sr.objects) {
+    for (auto& [k, o] : objects) {
       if (!start.empty() && k.to_string() <= start) continue;
       if (!filter.matches(o)) continue;
       if (limit > 0 && static_cast<std::int64_t>(items.size()) >= limit) {
@@ -167,7 +203,7 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   auto accept = req.header("Accept");
   if (contains(accept, "as=Table")) {
     auto t = table_of(r, items, std::to_string(list_rv), next_token,
-                      req.param("includeObject").value_or(""));
+                      req.param("includeObject").value_or(""), remaining);
     res.send({200, {{"Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io"}}, k8s::to_json(t)});
     return;
   }
@@ -286,8 +322,10 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
         if (ev.rv <= pos) continue;
         if (cut_after >= 0 && sent + count >= cut_after) break;
         pos = ev.rv;
-        if (ev.qualified != r.qualified() || !filter.matches(ev.obj)) continue;
-        out += event_line(ev.type, render(ev.obj));
+        if (ev.qualified != r.qualified()) continue;
+        auto seen = as_seen_through(ev, filter);
+        if (!seen) continue;
+        out += event_line(seen->first, render(seen->second));
         ++count;
       }
       if (!too_slow && count == 0 && !history_.empty() && pos < history_.back().rv &&

@@ -5,7 +5,7 @@
 //                          x-kubernetes-group-version-kind and the
 //                          fieldValidation parameter) and components.schemas
 //                          (the kinds, their lists, ObjectMeta and what it uses)
-//   /openapi/v2            Swagger 2.0 of everything (JSON)
+//   /openapi/v2            Swagger 2.0 of everything (JSON; protobuf: swagger and info)
 // kubectl reads v3 for `explain`, for client-side apply's strategic merge
 // patch of built-ins, and to learn that the server validates fields
 // (?fieldValidation=Strict) so it skips client-side validation.
@@ -34,9 +34,17 @@ k8s::json_document openapi_v3_index(const resource_list& resources);
 std::optional<k8s::json_document> openapi_v3_document(const resource_list& resources,
                                                       std::string_view path);
 
-// /openapi/v2 (the server answers it as JSON; kubectl asks for protobuf and
-// copes with a 406).
+// /openapi/v2 as JSON.
 k8s::json_document openapi_v2(const resource_list& resources);
+// /openapi/v2 as protobuf (gnostic openapi_v2.Document), what kubectl asks
+// for: swagger and info of `v2` only (see openapi_v2_protobuf.cpp). kubectl
+// asks with the deprecated media type (with '@'); kube-openapi answers both
+// with the one Go's mime parser accepts.
+inline constexpr std::string_view openapi_v2_protobuf_type =
+    "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+inline constexpr std::string_view openapi_v2_protobuf_type_deprecated =
+    "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+std::string openapi_v2_protobuf(const k8s::json_value& v2);
 
 // The hash kube-apiserver puts in serverRelativeURL: SHA-512 of the
 // document's JSON text, upper-case hex.

@@ -303,4 +303,14 @@ BOOST_AUTO_TEST_CASE(v2_document) {
   BOOST_TEST(k8s::get_string(*patch, {"x-kubernetes-group-version-kind", "kind"}) == "Service");
 }
 
+// gnostic openapi_v2.Document: swagger (1) and info (2: title 1, version 2).
+BOOST_AUTO_TEST_CASE(v2_protobuf_document) {
+  auto d = k8s::parse_json(R"({"swagger":"2.0","info":{"title":"Kubernetes","version":"v1.32.0"}})");
+  BOOST_REQUIRE(d);
+  auto pb = openapi_v2_protobuf(*d);
+  const std::string want = std::string("\x0a\x03" "2.0" "\x12\x15" "\x0a\x0a" "Kubernetes" "\x12\x07" "v1.32.0");
+  BOOST_TEST(pb == want);
+  BOOST_TEST(openapi_v2_protobuf_type == "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -158,9 +158,9 @@ BOOST_AUTO_TEST_CASE(faults_file_and_admin_endpoint) {
   BOOST_TEST(c.get("/api/v1/namespaces/default/secrets/s").status == 404);
   BOOST_TEST(c.del("/sim/faults").status == 200);
   BOOST_TEST(f.server->faults().empty());
-  auto anon_opts = f.client_opts();
-  anon_opts.token.clear();
-  BOOST_TEST(http_client(anon_opts).get("/sim/faults").status == 401);
+  auto bad_opts = f.client_opts();
+  bad_opts.token = "wrong";
+  BOOST_TEST(http_client(bad_opts).get("/sim/faults").status == 401);
   BOOST_CHECK_THROW(sim::faults_from_yaml("- verb: get\n  bogus: 1\n"), std::runtime_error);
   std::filesystem::remove_all(dir);
 }

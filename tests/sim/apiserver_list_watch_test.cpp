@@ -104,6 +104,59 @@ BOOST_AUTO_TEST_CASE(expired_continue_token_is_410) {
   BOOST_TEST(str(res.json(), {"reason"}) == "Expired");
 }
 
+// A continue token pins the snapshot of the first page (kube reads etcd at
+// its revision): later changes do not show in the remainder.
+BOOST_AUTO_TEST_CASE(continue_returns_the_first_pages_snapshot) {
+  server_fixture f(plain());
+  auto c = f.client();
+  make_cms(c, 4);
+  auto first = c.get(cms + "?limit=2").json();
+  auto snapshot_rv = str(first, {"metadata", "resourceVersion"});
+  std::string cont = str(first, {"metadata", "continue"});
+  BOOST_TEST_REQUIRE(!cont.empty());
+  BOOST_REQUIRE_EQUAL(c.del(cms + "/cm-003").status, 200);
+  BOOST_REQUIRE_EQUAL(c.patch(cms + "/cm-002", R"({"data":{"late":"yes"}})", "application/merge-patch+json").status,
+                      200);
+  make_cms(c, 1, "zz");
+  auto rest = c.get(cms + "?limit=2&continue=" + k8s::url_encode(cont));
+  BOOST_TEST_REQUIRE(rest.status == 200);
+  auto j = rest.json();
+  BOOST_TEST((names(j) == std::vector<std::string>{"cm-002", "cm-003"}));
+  BOOST_TEST(str(j, {"metadata", "resourceVersion"}) == snapshot_rv);
+  BOOST_TEST(str(j, {"metadata", "continue"}).empty());
+  BOOST_TEST(k8s::find((*k8s::member(j, "items"))[0], {"data", "late"}) == nullptr);
+}
+
+// resourceVersionMatch=Exact (and a legacy resourceVersion with a limit)
+// list the state at that version; once it has left the history window: 410.
+// resourceVersion=0 is served as from the watch cache: limit is ignored.
+BOOST_AUTO_TEST_CASE(exact_resource_version_lists_that_state) {
+  sim::apiserver_options o = plain();
+  o.watch_history = 6;
+  server_fixture f(o);
+  auto c = f.client();
+  make_cms(c, 2);
+  auto rv = f.server->current_resource_version();
+  make_cms(c, 1, "later");
+  BOOST_REQUIRE_EQUAL(c.del(cms + "/cm-000").status, 200);
+  auto exact = c.get(cms + fmt::format("?resourceVersion={}&resourceVersionMatch=Exact", rv));
+  BOOST_TEST_REQUIRE(exact.status == 200);
+  BOOST_TEST((names(exact.json()) == std::vector<std::string>{"cm-000", "cm-001"}));
+  BOOST_TEST(str(exact.json(), {"metadata", "resourceVersion"}) == std::to_string(rv));
+  auto legacy = c.get(cms + fmt::format("?resourceVersion={}&limit=1", rv)).json();
+  BOOST_TEST((names(legacy) == std::vector<std::string>{"cm-000"}));
+  auto newer = c.get(cms + fmt::format("?resourceVersion={}&resourceVersionMatch=NotOlderThan", rv)).json();
+  BOOST_TEST((names(newer) == std::vector<std::string>{"cm-001", "later-000"}));
+  auto cache = c.get(cms + "?resourceVersion=0&limit=1").json();
+  BOOST_TEST(names(cache).size() == 2u);
+  BOOST_TEST(str(cache, {"metadata", "continue"}).empty());
+  make_cms(c, 8, "more");  // pushes rv out of the window
+  auto gone = c.get(cms + fmt::format("?resourceVersion={}&resourceVersionMatch=Exact", rv));
+  BOOST_TEST(gone.status == 410);
+  BOOST_TEST(str(gone.json(), {"reason"}) == "Expired");
+  BOOST_TEST(str(gone.json(), {"message"}) == "The resourceVersion for the provided list is too old.");
+}
+
 BOOST_AUTO_TEST_CASE(resource_version_semantics_on_list) {
   server_fixture f(plain());
   auto c = f.client();
@@ -143,6 +196,50 @@ BOOST_AUTO_TEST_CASE(watch_streams_added_modified_deleted) {
   writer.join();
   BOOST_TEST(res.status == 200);
   BOOST_TEST((types == std::vector<std::string>{"ADDED", "MODIFIED", "DELETED"}));
+}
+
+// kube's watch cache: a modification that brings an object into a watch's
+// selector is ADDED, one that takes it out is DELETED (carrying the previous
+// content at the new resourceVersion), others outside it are not sent.
+BOOST_AUTO_TEST_CASE(watch_sees_objects_enter_and_leave_its_selector) {
+  server_fixture f(plain());
+  auto c = f.client();
+  auto rv = f.server->current_resource_version();
+  const std::string mp = "application/merge-patch+json";
+  auto label = [&](const std::string& tier) {
+    auto r = c.patch(cms + "/a", R"({"metadata":{"labels":{"tier":")" + tier + R"("}}})", mp);
+    BOOST_REQUIRE_EQUAL(r.status, 200);
+    return str(r.json(), {"metadata", "resourceVersion"});
+  };
+  BOOST_REQUIRE_EQUAL(c.post(cms, R"({"metadata":{"name":"a","labels":{"tier":"red"}}})").status, 201);
+  BOOST_REQUIRE_EQUAL(c.patch(cms + "/a", R"({"data":{"x":"1"}})", mp).status, 200);  // outside: unseen
+  label("blue");
+  BOOST_REQUIRE_EQUAL(c.patch(cms + "/a", R"({"data":{"x":"2"}})", mp).status, 200);
+  auto left_rv = label("red");
+  label("blue");
+  BOOST_REQUIRE_EQUAL(c.del(cms + "/a").status, 200);
+  struct seen_event {
+    std::string type, tier, rv, x;
+  };
+  std::vector<seen_event> seen;
+  auto res = c.stream(cms + fmt::format("?watch=1&labelSelector=tier%3Dblue&resourceVersion={}", rv),
+                      [&](const std::string& line) {
+                        auto d = k8s::parse_json(line);
+                        BOOST_REQUIRE(d);
+                        seen.push_back({str(*d, {"type"}), str(*d, {"object", "metadata", "labels", "tier"}),
+                                        str(*d, {"object", "metadata", "resourceVersion"}),
+                                        str(*d, {"object", "data", "x"})});
+                        return seen.size() < 5;
+                      });
+  BOOST_TEST(res.status == 200);
+  BOOST_TEST_REQUIRE(seen.size() == 5u);
+  std::vector<std::string> types;
+  for (auto& e : seen) types.push_back(e.type);
+  BOOST_TEST((types == std::vector<std::string>{"ADDED", "MODIFIED", "DELETED", "ADDED", "DELETED"}));
+  BOOST_TEST(seen[0].x == "1");
+  BOOST_TEST(seen[2].tier == "blue");  // the content it had while it matched
+  BOOST_TEST(seen[2].x == "2");
+  BOOST_TEST(seen[2].rv == left_rv);
 }
 
 BOOST_AUTO_TEST_CASE(watch_without_version_starts_with_current_objects_and_legacy_path) {

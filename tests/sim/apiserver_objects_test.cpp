@@ -17,6 +17,20 @@ std::string str(const k8s::json_value& v, std::initializer_list<std::string_view
 
 const char* cm_path = "/api/v1/namespaces/default/configmaps";
 
+// Bytes from a hex dump ("6b 38 73 00 ...").
+std::string from_hex(std::string_view dump) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < dump.size();) {
+    if (dump[i] == ' ') {
+      ++i;
+      continue;
+    }
+    out.push_back(static_cast<char>(std::stoi(std::string(dump.substr(i, 2)), nullptr, 16)));
+    i += 2;
+  }
+  return out;
+}
+
 const char* crd = R"({
   "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
   "metadata": {"name": "widgets.example.com"},
@@ -46,6 +60,71 @@ BOOST_AUTO_TEST_CASE(unauthenticated_requests_get_401_but_health_is_open) {
   auto v = anon.get("/version");
   BOOST_TEST(v.status == 200);
   BOOST_TEST(str(v.json(), {"major"}) == "1");
+}
+
+// kubectl never sends credentials to an http:// server (clientcmd reads the
+// user only for https), so the plain-http listener treats a request without
+// any as kube-apiserver's old insecure port did; a wrong token is still 401.
+BOOST_AUTO_TEST_CASE(plain_http_without_credentials_is_system_unsecured) {
+  server_fixture f(plain());
+  auto o = f.client_opts();
+  o.token.clear();
+  http_client anon(o);
+  auto r = anon.post(cm_path, R"({"metadata":{"name":"unsecured"}})");
+  BOOST_TEST(r.status == 201);
+  auto log = f.server->write_log();
+  BOOST_TEST_REQUIRE(!log.empty());
+  BOOST_TEST(log.back().client == "system:unsecured");
+}
+
+BOOST_AUTO_TEST_CASE(https_without_credentials_is_401) {
+  server_fixture f;
+  auto o = f.client_opts();
+  o.token.clear();
+  BOOST_TEST(http_client(o).get(cm_path).status == 401);
+}
+
+// The bodies kubectl 1.32 sends for `create configmap x --from-literal=a=b`,
+// `create namespace y` and `create secret generic s --from-literal=k=v`
+// (captured with kubectl -v=8): protobuf in the runtime.Unknown envelope.
+BOOST_AUTO_TEST_CASE(protobuf_bodies_of_kubectl_create) {
+  server_fixture f(plain());
+  auto c = f.client();
+  const std::string pb = "application/vnd.kubernetes.protobuf";
+  const std::map<std::string, std::string> accept{{"Accept", pb + ",application/json"}};
+  const auto cm = from_hex(
+      "6b 38 73 00 0a 0f 0a 02 76 31 12 09 43 6f 6e 66 69 67 4d 61 70 12 1b 0a 11 0a 01 78 12 00 1a 00"
+      "22 00 2a 00 32 00 38 00 42 00 12 06 0a 01 61 12 01 62 1a 00 22 00");
+  auto r = c.request("POST", std::string(cm_path) + "?fieldManager=kubectl-create&fieldValidation=Strict", cm,
+                     pb, accept);
+  BOOST_TEST_REQUIRE(r.status == 201, r.body);
+  BOOST_TEST(r.headers["content-type"] == "application/json");
+  auto got = c.get(std::string(cm_path) + "/x").json();
+  BOOST_TEST(str(got, {"data", "a"}) == "b");
+  BOOST_TEST(k8s::find(got, {"metadata", "creationTimestamp"}) != nullptr);
+
+  const auto ns = from_hex(
+      "6b 38 73 00 0a 0f 0a 02 76 31 12 09 4e 61 6d 65 73 70 61 63 65 12 19 0a 11 0a 01 79 12 00 1a 00"
+      "22 00 2a 00 32 00 38 00 42 00 12 00 1a 02 0a 00 1a 00 22 00");
+  r = c.request("POST", "/api/v1/namespaces", ns, pb, accept);
+  BOOST_TEST_REQUIRE(r.status == 201, r.body);
+  BOOST_TEST(str(r.json(), {"status", "phase"}) == "Active");
+
+  const auto secret = from_hex(
+      "6b 38 73 00 0a 0c 0a 02 76 31 12 06 53 65 63 72 65 74 12 1d 0a 11 0a 01 73 12 00 1a 00 22 00 2a"
+      "00 32 00 38 00 42 00 12 06 0a 01 6b 12 01 76 1a 00 1a 00 22 00");
+  r = c.request("POST", "/api/v1/namespaces/y/secrets", secret, pb, accept);
+  BOOST_TEST_REQUIRE(r.status == 201, r.body);
+  BOOST_TEST(str(r.json(), {"data", "k"}) == "dg==");  // "v"
+  BOOST_TEST(str(r.json(), {"type"}) == "Opaque");
+
+  // A kind the decoder does not know: kube's 415; a broken envelope: 400.
+  const auto svc = from_hex("6b 38 73 00 0a 0d 0a 02 76 31 12 07 53 65 72 76 69 63 65 12 00");
+  r = c.request("POST", "/api/v1/namespaces/default/services", svc, pb, accept);
+  BOOST_TEST(r.status == 415);
+  BOOST_TEST(str(r.json(), {"reason"}) == "UnsupportedMediaType");
+  r = c.request("POST", cm_path, from_hex("6b 38 73 00 0a 7f"), pb, accept);
+  BOOST_TEST(r.status == 400);
 }
 
 BOOST_AUTO_TEST_CASE(create_get_update_and_conflict) {
@@ -231,6 +310,38 @@ BOOST_AUTO_TEST_CASE(namespace_deletion_removes_contents) {
                      "application/merge-patch+json")
                  .status == 200);
   BOOST_TEST(c.get("/api/v1/namespaces/team").status == 404);
+}
+
+// /openapi/v3 and discovery are rendered once per set of served kinds; a CRD
+// change shows at once. /openapi/v2 answers the protobuf kubectl asks for.
+BOOST_AUTO_TEST_CASE(openapi_documents_follow_crd_changes) {
+  server_fixture f(plain());
+  auto c = f.client();
+  const std::string crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  auto has_widgets = [&] {
+    auto idx = c.get("/openapi/v3").json();
+    return k8s::find(idx, {"paths", "apis/example.com/v1"}) != nullptr;
+  };
+  BOOST_TEST(!has_widgets());
+  BOOST_TEST(!has_widgets());  // from the cache
+  BOOST_TEST(c.get("/apis/example.com/v1").status == 404);
+  BOOST_TEST_REQUIRE(c.post(crds, crd).status == 201);
+  BOOST_TEST(has_widgets());
+  BOOST_TEST(c.get("/apis/example.com/v1").status == 200);
+  BOOST_TEST(c.get("/openapi/v3/apis/example.com/v1").status == 200);
+  BOOST_TEST_REQUIRE(c.del(crds + "/widgets.example.com").status == 200);
+  BOOST_TEST(!has_widgets());
+  BOOST_TEST(c.get("/openapi/v3/apis/example.com/v1").status == 404);
+
+  const std::string pb = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+  auto v2 = c.request("GET", "/openapi/v2", "", "application/json", {{"Accept", pb}});
+  BOOST_TEST(v2.status == 200);
+  BOOST_TEST(v2.headers["content-type"] == "application/com.github.proto-openapi.spec.v2.v1.0+protobuf");
+  BOOST_TEST(v2.body.substr(0, 5) == std::string("\x0a\x03" "2.0"));
+  auto json = c.request("GET", "/openapi/v2", "", "application/json", {{"Accept", "application/json, " + pb}});
+  BOOST_TEST(json.headers["content-type"] == "application/json");
+  BOOST_TEST(str(json.json(), {"swagger"}) == "2.0");
+  BOOST_TEST(c.request("GET", "/openapi/v2", "", "application/json", {{"Accept", "text/plain"}}).status == 406);
 }
 
 BOOST_AUTO_TEST_CASE(crd_serves_kind_with_status_subresource_and_deletion_stops_it) {

@@ -6,7 +6,8 @@ SIM="$1"
 KUBECTL=/usr/bin/kubectl
 D=$(mktemp -d /tmp/c5c3-kubectl-e2e.XXXXXX)
 PID=
-cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$D"; }
+PLAIN=
+cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; [ -n "$PLAIN" ] && kill "$PLAIN" 2>/dev/null; rm -rf "$D"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; echo "--- server stderr"; tail -50 "$D/err"; exit 1; }
 # Polls a command until it succeeds, at most $1 seconds.
@@ -54,6 +55,30 @@ spec:
             properties:
               ready: {type: boolean}
 Y
+# Applying a kind nobody serves yet: kubectl (validation on) falls back to
+# /openapi/v2 in protobuf and then reports the missing mapping, as against
+# kube-apiserver, not a content-type error.
+cat >"$D/gadget.yaml" <<'Y'
+apiVersion: example.com/v1
+kind: Gadget
+metadata: {name: g1}
+Y
+k apply -f "$D/gadget.yaml" >"$D/gadget.out" 2>&1 && fail "apply of an unserved kind succeeded"
+grep -q 'no matches for kind "Gadget"' "$D/gadget.out" || fail "apply of an unserved kind: $(cat "$D/gadget.out")"
+
+# kubectl create sends protobuf bodies for built-ins.
+k create namespace team-a || fail "create namespace"
+[ "$(k get ns team-a -o jsonpath='{.status.phase}')" = Active ] || fail "namespace phase"
+k create configmap -n team-a cfg --from-literal=a=b || fail "create configmap"
+[ "$(k get cm -n team-a cfg -o jsonpath='{.data.a}')" = b ] || fail "configmap data"
+k create secret generic -n team-a sec --from-literal=k=v || fail "create secret generic"
+[ "$(k get secret -n team-a sec -o jsonpath='{.data.k}')" = dg== ] || fail "secret data"
+k create serviceaccount -n team-a robot || fail "create serviceaccount"
+k create role -n team-a reader --verb=get --resource=configmaps || fail "create role"
+[ "$(k get role -n team-a reader -o jsonpath='{.rules[0].verbs[0]}')" = get ] || fail "role rules"
+k create rolebinding -n team-a read --role=reader --serviceaccount=team-a:robot || fail "create rolebinding"
+[ "$(k get rolebinding -n team-a read -o jsonpath='{.subjects[0].name}')" = robot ] || fail "rolebinding subjects"
+
 k apply -f "$D/crd.yaml" || fail "apply crd"
 k wait --for=condition=Established crd/widgets.example.com --timeout=30s || fail "wait Established"
 
@@ -124,6 +149,14 @@ k get widget w1 >/dev/null 2>&1 && fail "w1 still there"
 # explain of the custom kind
 k explain widget.spec >"$D/explain.out" 2>&1 || fail "explain: $(cat "$D/explain.out")"
 grep -q "What the widget should look like" "$D/explain.out" || fail "explain text: $(cat "$D/explain.out")"
+
+# The plain-http listener: kubectl sends no credentials to an http:// server.
+"$SIM" apiserver --listen 127.0.0.1:0 --plain-http --kubeconfig-out "$D/kc-plain" >"$D/out-plain" 2>"$D/err-plain" &
+PLAIN=$!
+until_ok 20 grep -q listening "$D/out-plain" || fail "plain-http server did not start"
+KUBECONFIG="$D/kc-plain" k create configmap plain --from-literal=x=y || fail "kubectl over plain http"
+[ "$(KUBECONFIG="$D/kc-plain" k get cm plain -o jsonpath='{.data.x}')" = y ] || fail "get over plain http"
+kill -TERM $PLAIN; wait $PLAIN; PLAIN=
 
 # SIGTERM: exit 0
 kill -TERM $PID

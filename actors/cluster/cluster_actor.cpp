@@ -14,7 +14,9 @@
 #include <caf/all.hpp>
 
 #include <functional>
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -164,8 +166,22 @@ struct subscription {
   bool resolved = false;  // discovery answered: attached, or an optional kind not served
 };
 
+// Retry of a subscription whose kind could not be resolved for a transient
+// reason (no connection yet, a 5xx, 429): (resolve_atom, subscription, attempt).
+using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
+
+// The delay before resolving a subscription again: 500 ms doubling to 30 s.
+caf::timespan resolve_delay(std::uint32_t attempt) {
+  auto ms = std::chrono::milliseconds(500);
+  for (std::uint32_t i = 1; i < attempt && ms < std::chrono::seconds(30); ++i) ms *= 2;
+  return std::min<caf::timespan>(ms, std::chrono::seconds(30));
+}
+
+bool transient(const k8s::api_error& e) { return e.transport() || e.server_error() || e.too_many_requests(); }
+
 struct cluster_state {
   std::string name;
+  std::set<caf::actor_addr> monitored;  // subscribers whose death drops their subscriptions
   std::unique_ptr<io_engine> engine;
   weak_self self_ref;
   std::uint64_t next_id = 1;
@@ -269,6 +285,13 @@ void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
     if (serves) {
       attach(self, sid);
     } else {
+      // The kind's objects are gone from view: the subscriber hears each as
+      // deleted (hosts retire their actors), then that the kind went.
+      if (auto it = st.informers.find(sub.informer); it != st.informers.end()) {
+        for (const auto& [k, o] : it->second.store)
+          self->send(sub.req.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
+                                                                protocol::event_type::deleted, o, {}});
+      }
       detach(self, sid);
     }
     self->send(sub.req.subscriber, protocol::kind_availability{st.name, sub.req.gvk, serves});
@@ -330,6 +353,60 @@ std::uint64_t expect(self_ptr self, caf::response_promise rp, bool list = false)
   return id;
 }
 
+// Resolves a subscription's kind and attaches it. `rp` answers the subscriber
+// on the first attempt: the id once resolved, an optional kind not served, or
+// a transient failure (then it is retried with backoff, and synced_atom stays
+// false meanwhile); the error for a required kind not served or any other
+// failure (the subscription is dropped).
+void resolve(self_ptr self, std::uint64_t sid, std::uint32_t attempt, std::optional<caf::response_promise> rp) {
+  auto& st = self->state;
+  auto id = st.next_id++;
+  st.pending.emplace(id, [self, rp, sid, attempt](op_done& d) mutable {
+    auto& s = self->state;
+    auto deliver = [&](auto x) {
+      if (rp) rp->deliver(std::move(x));
+    };
+    auto it = s.subs.find(sid);
+    if (it == s.subs.end()) {
+      deliver(protocol::make_error(protocol::api_errc::other, "unsubscribed while subscribing"));
+      return;
+    }
+    const auto req = it->second.req;
+    if (d.ok) {
+      if (req.optional) ensure_crd_watch(self);
+      it->second.resolved = true;
+      attach(self, sid);
+      if (req.optional) self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, true});
+    } else if (req.optional && k8s::is_no_kind_match(d.err)) {
+      ensure_crd_watch(self);
+      it->second.resolved = true;
+      self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, false});
+    } else if (transient(d.err)) {
+      self->delayed_send(self, resolve_delay(attempt), resolve_atom::value, sid, attempt + 1);
+    } else {
+      s.subs.erase(it);
+      deliver(to_error(d.err));
+      return;
+    }
+    deliver(protocol::subscription_id{sid});
+  });
+  st.engine->client->resource_for(st.subs.at(sid).req.gvk, completion<k8s::api_resource>(st.self_ref, id));
+}
+
+// A subscriber died: its subscriptions go (an informer nobody uses stops).
+void drop_subscriber(self_ptr self, const caf::actor_addr& who) {
+  auto& st = self->state;
+  st.monitored.erase(who);
+  for (auto it = st.subs.begin(); it != st.subs.end();) {
+    if (it->second.req.subscriber.address() == who) {
+      detach(self, it->first);
+      it = st.subs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
   auto& st = self->state;
   st.name = opts.name;
@@ -345,6 +422,22 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
     return {};
   }
   st.engine->client = created.value();
+  self->set_down_handler([self](const caf::down_msg& dm) { drop_subscriber(self, dm.source); });
+  // Told to exit (the registry disengaging a target, main shutting down):
+  // requests in flight are answered with a transport error rather than left
+  // to their timeouts.
+  self->set_exit_handler([self](caf::exit_msg& em) {
+    auto pending = std::move(self->state.pending);
+    self->state.pending.clear();
+    for (auto& [id, fn] : pending) {
+      op_done d;
+      d.id = id;
+      d.err.message = "cluster " + (self->state.name.empty() ? std::string("management") : self->state.name) +
+                      " stopped";
+      fn(d);
+    }
+    self->quit(em.reason);
+  });
   auto client = [self]() -> k8s::client& { return *self->state.engine->client; };
   auto weak = [self] { return self->state.self_ref; };
   return {
@@ -436,31 +529,12 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       [=](protocol::subscribe_request& r) {
         auto rp = self->make_response_promise();
         auto sid = self->state.next_id++;
+        if (r.subscriber && self->state.monitored.insert(r.subscriber.address()).second) self->monitor(r.subscriber);
         self->state.subs.emplace(sid, subscription{r, 0, false});
-        auto id = self->state.next_id++;
-        self->state.pending.emplace(id, [self, rp, sid](op_done& d) mutable {
-          auto& s = self->state;
-          auto it = s.subs.find(sid);
-          if (it == s.subs.end()) {
-            rp.deliver(protocol::make_error(protocol::api_errc::other, "unsubscribed while subscribing"));
-            return;
-          }
-          const auto req = it->second.req;
-          if (req.optional) ensure_crd_watch(self);
-          it->second.resolved = true;
-          if (d.ok) {
-            attach(self, sid);
-            if (req.optional) self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, true});
-          } else if (req.optional && k8s::is_no_kind_match(d.err)) {
-            self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, false});
-          } else {
-            s.subs.erase(it);
-            rp.deliver(to_error(d.err));
-            return;
-          }
-          rp.deliver(protocol::subscription_id{sid});
-        });
-        client().resource_for(r.gvk, completion<k8s::api_resource>(weak(), id));
+        resolve(self, sid, 1, rp);
+      },
+      [=](resolve_atom, std::uint64_t sid, std::uint32_t attempt) {
+        if (self->state.subs.count(sid) != 0) resolve(self, sid, attempt, std::nullopt);
       },
       [=](protocol::synced_atom) {
         // Every subscription resolved, and each attached one has its initial list.

@@ -318,6 +318,59 @@ BOOST_FIXTURE_TEST_CASE(optional_kind_follows_its_crd, cluster_fixture) {
                                       "widgets.example.c5c3.io"}, "", "", protocol::propagation::background});
   BOOST_TEST_REQUIRE(static_cast<bool>(removed));
   BOOST_TEST_REQUIRE(receive_until(self, log, has_availability(false)));
+  // Its objects went from view first: the subscriber heard w1 deleted
+  // before the kind's availability turned false.
+  std::size_t deleted_at = log.size(), gone_at = log.size();
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    if (const auto* e = std::get_if<protocol::object_event>(&log[i]);
+        e != nullptr && e->type == protocol::event_type::deleted && e->obj.name() == "w1")
+      deleted_at = std::min(deleted_at, i);
+    if (const auto* a = std::get_if<protocol::kind_availability>(&log[i]); a != nullptr && !a->served)
+      gone_at = std::min(gone_at, i);
+  }
+  BOOST_TEST(deleted_at < gone_at);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_dead_subscriber_loses_its_subscriptions, cluster_fixture) {
+  caf::scoped_actor self{sys};
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("kept", "0"), {}})));
+  // A subscriber that forwards what it hears to the test.
+  caf::actor test{self};
+  auto forwarder = sys.spawn([](caf::event_based_actor* me, caf::actor to) -> caf::behavior {
+    return {
+        [=](protocol::object_event&) {},
+        [=](protocol::informer_synced& s) { me->send(to, s); },
+    };
+  }, test);
+  auto sub = ask<protocol::subscription_id>(
+      self, protocol::subscribe_request{configmap_kind, "default", "", forwarder, false});
+  BOOST_TEST_REQUIRE(static_cast<bool>(sub));
+  std::vector<note> log;
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+
+  // While it lives, the informer's cache answers even when the server refuses reads.
+  sim::fault_rule no_reads;
+  no_reads.verb = "get";
+  no_reads.resource = "configmaps";
+  no_reads.status_code = 403;
+  server.add_fault(no_reads);
+  auto cached = ask<k8s::object>(self, protocol::get_request{{configmap_kind, "default", "kept"}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(cached), why(sys, cached));
+
+  // Once it is dead, its subscription goes and so does the informer nobody
+  // uses: reads go to the server again (and are refused).
+  self->monitor(forwarder);
+  caf::anon_send_exit(forwarder, caf::exit_reason::kill);
+  self->receive([](caf::down_msg&) {}, caf::after(deadline) >> [] { BOOST_FAIL("forwarder did not die"); });
+  forwarder = nullptr;
+  bool refused = false;
+  auto end = std::chrono::steady_clock::now() + deadline;
+  while (!refused && std::chrono::steady_clock::now() < end) {
+    auto r = ask<k8s::object>(self, protocol::get_request{{configmap_kind, "default", "kept"}});
+    refused = !r && protocol::api_errc_of(r.error()) == protocol::api_errc::forbidden;
+  }
+  BOOST_TEST(refused);
+  server.clear_faults();
 }
 
 BOOST_FIXTURE_TEST_CASE(target_cluster_secret_engages_and_disengages, cluster_fixture) {

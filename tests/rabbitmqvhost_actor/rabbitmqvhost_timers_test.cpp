@@ -1,0 +1,168 @@
+// The rotation and grace timers of the RabbitMQVhost order actor under CAF's
+// test coordinator with virtual time (issue 7: "a rotation fires when it is
+// due, not at the next refresh"; "timers re-derived from status, no double
+// rotation"). The actor's wall clock is t0 plus the virtual time elapsed.
+#include "actors/c5c3/rabbitmqvhost/order_pass.hpp"
+#include "actors/c5c3/rabbitmqvhost/spec.hpp"
+#include "actors/runtime/order_actor.hpp"
+#include "tests/rabbitmqvhost_actor/fake_world.hpp"
+#include "tests/runtime/coordinator_fixture.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+
+namespace c5c3::testing {
+namespace {
+
+using namespace std::chrono_literals;
+namespace vh = c5c3::rabbitmqvhost;
+
+const std::string spec =
+    R"({"controlPlaneRef":{"name":"cp","namespace":"openstack"},"rotation":{"interval":"1h","gracePeriod":"10m"}})";
+
+k8s::object secret_store() {
+  auto b = test::make_object("external-secrets.io/v1", "SecretStore", "openstack", "openbao-tenant-store").edit();
+  return test::with_condition(std::move(b).freeze(), "Ready", true);
+}
+
+struct timers_fixture : coordinator_fixture {
+  std::shared_ptr<fake_store> store = std::make_shared<fake_store>();
+  caf::actor cluster, directory, control_planes, actor;
+  caf::actor_clock::time_point start;
+  const protocol::order_key key{"", "tenant-a", "orders"};
+
+  timers_fixture() {
+    for (auto o : {test::control_plane(), test::rabbitmq_cluster(), test::default_user_secret(), secret_store(),
+                   test::vhost_order_object("tenant-a", "orders", spec)})
+      fake_store_put(*store, o, false);
+    store->created.clear();
+    cluster = keep(sys.spawn(fake_cluster, store));
+    directory = keep(sys.spawn(fake_directory, cluster));
+    control_planes = keep(sys.spawn(fake_control_planes, store));
+    start = now();
+  }
+
+  // A fresh order actor, as the host spawns one on the informer's add.
+  void spawn_actor() {
+    vh::pass_deps deps;
+    deps.clusters = directory;
+    deps.control_planes = control_planes;
+    deps.random = test::counting_random();
+    runtime::order_actor_config cfg;
+    cfg.key = key;
+    cfg.pass = vh::make_order_pass(deps);
+    auto base = test::t0();
+    auto origin = start;
+    cfg.options.wall_clock = [base, origin](caf::actor_clock::time_point t) {
+      return base + std::chrono::duration_cast<std::chrono::system_clock::duration>(t - origin);
+    };
+    actor = keep(runtime::spawn_order_actor(sys, std::move(cfg)));
+    store->order_actor = actor;
+    self->send(actor, protocol::order_update{order(), true});
+    run();
+  }
+
+  void kill_actor() {
+    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    run();
+    store->order_actor = nullptr;
+  }
+
+  k8s::object order() const { return *store->get("RabbitMQVhost", "tenant-a", "orders"); }
+  vh::vhost_status status() const { return vh::read_status(order()); }
+  protocol::order_probe probe() { return ask<protocol::order_probe>(actor, protocol::probe_atom::value); }
+  bool armed(const std::string& name) {
+    auto t = probe().armed_timers;
+    return std::find(t.begin(), t.end(), name) != t.end();
+  }
+  std::size_t users() const {
+    std::size_t n = 0;
+    for (auto& [k, o] : store->objects) n += std::get<0>(k) == "User";
+    return n;
+  }
+  std::size_t user_creations() const {
+    return static_cast<std::size_t>(std::count_if(store->created.begin(), store->created.end(),
+                                                  [](const std::string& c) { return c.rfind("User/", 0) == 0; }));
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(rabbitmqvhost_actor_timers)
+
+BOOST_FIXTURE_TEST_CASE(the_rotation_fires_when_due_and_the_grace_sweep_when_it_ends, timers_fixture) {
+  spawn_actor();
+  BOOST_TEST_REQUIRE(order().find_condition("Ready").has_value());
+  BOOST_TEST_REQUIRE(order().find_condition("Ready")->is_true(), order().find_condition("VhostReady")->reason);
+  BOOST_TEST(status().password_generation == 1);
+  BOOST_TEST_REQUIRE(status().next_rotation.has_value());
+  BOOST_TEST((*status().next_rotation == test::t0() + 1h));
+  BOOST_TEST(armed("rotation"));
+  BOOST_TEST(!armed("grace"));
+
+  advance(59min);
+  BOOST_TEST_CONTEXT("not before it is due") {
+    BOOST_TEST(status().password_generation == 1);
+    BOOST_TEST(user_creations() == 1u);
+  }
+
+  advance(1min + 2s);
+  BOOST_TEST_CONTEXT("the rotation ran when due: generation 2 live, generation 1 kept for the grace period") {
+    BOOST_TEST(status().password_generation == 2);
+    BOOST_TEST(status().previous_password_generation == 1);
+    BOOST_TEST_REQUIRE(status().previous_password_delete_at.has_value());
+    BOOST_TEST(users() == 2u);
+    BOOST_TEST(armed("grace"));
+    BOOST_TEST(armed("rotation"));
+  }
+
+  advance(10min + 2s);
+  BOOST_TEST_CONTEXT("the grace sweep ran when the period ended") {
+    BOOST_TEST(status().password_generation == 2);
+    BOOST_TEST(status().previous_password_generation == 0);
+    BOOST_TEST(!status().previous_password_delete_at.has_value());
+    BOOST_TEST(users() == 1u);
+    BOOST_TEST(store->get("User", "openstack", vh::vhost_names(vh::make_order_ref("orders", "tenant-a", "")).user(1)) ==
+               nullptr);
+    BOOST_TEST(!armed("grace"));
+    BOOST_TEST(user_creations() == 2u);
+  }
+}
+
+BOOST_FIXTURE_TEST_CASE(a_restarted_actor_rederives_its_timers_from_status_without_rotating_again, timers_fixture) {
+  spawn_actor();
+  advance(1h + 2s);
+  BOOST_TEST_REQUIRE(status().password_generation == 2);
+  const auto before = status();
+  const auto writes = store->writes;
+
+  kill_actor();
+  advance(1min);
+  spawn_actor();  // the informer's add of the same order
+  BOOST_TEST_CONTEXT("the fresh actor's first pass changes nothing and re-arms both timers from status") {
+    BOOST_TEST((status() == before));
+    BOOST_TEST(store->writes == writes);
+    BOOST_TEST(user_creations() == 2u);
+    BOOST_TEST(armed("rotation"));
+    BOOST_TEST(armed("grace"));
+  }
+
+  advance(9min + 2s);
+  BOOST_TEST_CONTEXT("the grace timer it re-armed ends the grace period, once") {
+    BOOST_TEST(status().previous_password_generation == 0);
+    BOOST_TEST(status().password_generation == 2);
+    BOOST_TEST(users() == 1u);
+    BOOST_TEST(user_creations() == 2u);
+  }
+
+  advance(50min);
+  BOOST_TEST_CONTEXT("the next rotation is due an interval after the last one, not earlier") {
+    BOOST_TEST(status().password_generation == 3);
+    BOOST_TEST(user_creations() == 3u);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace c5c3::testing

@@ -4,6 +4,12 @@
 #include "actors/operator/endpoints.hpp"
 #include "actors/operator/kinds.hpp"
 #include "actors/operator/start_line.hpp"
+#include "actors/operator/sync_poller.hpp"
+#include "actors/c5c3/controlplane/control_plane_actor.hpp"
+#include "actors/cluster/cluster_actor.hpp"
+#include "actors/cluster/cluster_directory.hpp"
+#include "actors/cluster/target_registry.hpp"
+#include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/limiter.hpp"
 #include "actors/runtime/metrics.hpp"
 #include "k8s/log.hpp"
@@ -17,6 +23,8 @@
 
 #include <signal.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 
@@ -49,10 +57,20 @@ void register_process_metrics(runtime::metrics::registry& reg) {
   reg.gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.")
       .get()
       .set(std::chrono::duration<double>(now).count());
-  // Families that fill in once requests and kinds run.
-  runtime::rest_client_metrics rest(reg);
-  (void)rest;
 }
+
+// rest_client_requests_total{code,method,host} from every cluster actor's client.
+class rest_observer : public k8s::client_observer {
+ public:
+  explicit rest_observer(runtime::metrics::registry& reg) : metrics_(reg) {}
+  void on_request(const k8s::request_observation& o) override {
+    int code = std::atoi(o.code.c_str());
+    metrics_.request(code, o.method, o.host);
+  }
+
+ private:
+  runtime::rest_client_metrics metrics_;
+};
 
 }  // namespace
 
@@ -101,6 +119,25 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
     auto limiter = runtime::spawn_limiter(sys, max);
 
+    // The management cluster, the target clusters of labelled kubeconfig
+    // Secrets in the operator's namespace, the directory that keeps every
+    // kind's watches on them, and the ControlPlane directory.
+    auto observer = std::make_shared<rest_observer>(reg);
+    auto management_client = conn.value().client;
+    management_client.observer = observer;
+    auto management = cluster::spawn_cluster(sys, {"", std::move(management_client)});
+    auto directory = cluster::spawn_cluster_directory(sys, management);
+    cluster::registry_options ro;
+    ro.management = management;
+    ro.namespace_ = opts.namespace_.empty() ? conn.value().namespace_ : opts.namespace_;
+    ro.listeners = {directory};
+    ro.tune = [observer](k8s::client_config& c) { c.observer = observer; };
+    auto targets = cluster::spawn_target_registry(sys, std::move(ro));
+    auto control_planes = ::c5c3::c5c3::controlplane::spawn_control_plane_directory(sys, management);
+    auto synced = std::make_shared<std::atomic<bool>>(false);
+    auto poller = spawn_sync_poller(sys, directory, synced);
+    ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
+
     std::vector<caf::actor> hosts;
     for (auto& kind : operator_kinds()) {
       kind_context ctx{sys,
@@ -109,8 +146,8 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        max,
                        make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles),
                        root.named("controller").with({{"controller", kind.controller}}),
-                       caf::actor{},   // the cluster directory: wired with the management cluster (issue 5)
-                       caf::actor{}};  // the ControlPlane directory
+                       directory,
+                       control_planes};
       hosts.push_back(kind.spawn_host(ctx));
       setup.info("Starting controller", {{"controller", kind.controller}});
     }
@@ -126,8 +163,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     }
 
     if (serving) {
-      // No informers yet: nothing to wait for. The cluster actor installs
-      // its synced predicate here once it exists.
+      // Ready once the directory says every subscription synced (the predicate).
       ready->set_ready(true);
       setup.info("Operator started", {{"controllers", static_cast<std::uint64_t>(hosts.size())}});
       if (embedded) embedded->start_table();
@@ -153,6 +189,10 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     // actor system's destructor does not wait for it.
     caf::anon_send_exit(limiter, caf::exit_reason::user_shutdown);
     for (const auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    // Then what the hosts used: the directories, the target clusters (the
+    // registry takes its cluster actors with it) and the management cluster.
+    for (const auto& a : {poller, control_planes, targets, directory, management})
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     if (!drained) sys.await_actors_before_shutdown(false);
   }
   if (embedded) embedded->stop();

@@ -1,7 +1,13 @@
-// The c5c3-operator binary as a process on loopback: probes, /metrics (and
-// promtool's verdict on it), a clean stop on SIGTERM and SIGINT, exit codes
-// of bad flags, and no credential in its log.
+// The c5c3-operator binary as a process on loopback against the emulator
+// binary (`c5c3-sim apiserver --plain-http`): probes (/readyz failing until
+// the informers synced, 200 after), /metrics (and promtool's verdict on it), a
+// clean stop on SIGTERM and SIGINT, exit codes of bad flags, and no
+// credential in its log.
 #include "tests/operator/child_process.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <boost/test/unit_test.hpp>
 
@@ -13,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 using namespace c5c3::test;
 using namespace std::chrono_literals;
@@ -22,33 +29,66 @@ namespace {
 
 const std::string token = "e2e-secret-token-7f3a9c";
 
-std::string operator_bin() {
-  const char* p = std::getenv("C5C3_OPERATOR_BIN");
-  BOOST_REQUIRE_MESSAGE(p && *p, "C5C3_OPERATOR_BIN is not set");
+std::string env_path(const char* name) {
+  const char* p = std::getenv(name);
+  BOOST_REQUIRE_MESSAGE(p && *p, name << " is not set");
   return p;
 }
 
-// A private directory with a kubeconfig naming an API server (never dialled
-// yet: the cluster actor comes later) and a bearer token.
+std::string operator_bin() { return env_path("C5C3_OPERATOR_BIN"); }
+
+// A loopback port nothing listens on now (the kernel's pick, released).
+int free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  BOOST_REQUIRE(fd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  BOOST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  socklen_t len = sizeof a;
+  BOOST_REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+// A private directory with a kubeconfig naming a plain-HTTP API server on a
+// free loopback port, with a bearer token the emulator accepts (its token
+// file). The emulator is started separately (`start_apiserver`), so the
+// operator can be started before there is a server to sync with.
 struct fixture_dir {
   std::filesystem::path dir;
   std::string kubeconfig;
+  std::string token_file;
+  int api_port = free_port();
+  std::string server = "http://127.0.0.1:" + std::to_string(api_port);
   fixture_dir() {
     char tmpl[] = "/tmp/c5c3-operator-e2e-XXXXXX";
     BOOST_REQUIRE(::mkdtemp(tmpl));
     dir = tmpl;
     kubeconfig = (dir / "kubeconfig").string();
+    token_file = (dir / "tokens").string();
+    std::ofstream(token_file) << token << ",e2e-user\n";
     std::ofstream(kubeconfig) << "apiVersion: v1\nkind: Config\ncurrent-context: e2e\n"
-                                 "clusters:\n- name: e2e\n  cluster:\n    server: https://127.0.0.1:6443\n"
-                                 "    insecure-skip-tls-verify: true\n"
-                                 "users:\n- name: e2e\n  user:\n    token: "
-                              << token
+                                 "clusters:\n- name: e2e\n  cluster:\n    server: "
+                              << server
+                              << "\nusers:\n- name: e2e\n  user:\n    token: " << token
                               << "\ncontexts:\n- name: e2e\n  context:\n    cluster: e2e\n    user: e2e\n"
                                  "    namespace: c5c3-system\n";
   }
   ~fixture_dir() {
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
+  }
+
+  // `c5c3-sim apiserver` on api_port; returns once it listens.
+  std::unique_ptr<child_process> start_apiserver() const {
+    auto p = std::make_unique<child_process>(std::vector<std::string>{
+        env_path("C5C3_SIM_BIN"), "apiserver", "--plain-http", "--listen", "127.0.0.1:" + std::to_string(api_port),
+        "--token-file", token_file});
+    auto line = p->wait_for_line("listening on", clock_type::now() + 60s);
+    BOOST_REQUIRE_MESSAGE(line, "c5c3-sim apiserver did not start");
+    return p;
   }
 };
 
@@ -71,14 +111,17 @@ int bound_port(const std::string& line) {
   return port;
 }
 
-// A running operator on free loopback ports.
+// A running operator on free loopback ports (and, unless told otherwise, the
+// emulator it talks to).
 struct running_operator {
   fixture_dir files;
+  std::unique_ptr<child_process> apiserver;
   std::unique_ptr<child_process> proc;
   int metrics_port = 0;
   int health_port = 0;
 
-  explicit running_operator(std::vector<std::string> extra = {}) {
+  explicit running_operator(std::vector<std::string> extra = {}, bool with_apiserver = true) {
+    if (with_apiserver) apiserver = files.start_apiserver();
     std::vector<std::string> argv{operator_bin(), "--kubeconfig", files.kubeconfig, "--metrics-bind-address",
                                   "127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0"};
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -115,6 +158,13 @@ struct running_operator {
     proc->drain(clock_type::now() + 5s);
     return rc;
   }
+
+  ~running_operator() {
+    if (apiserver) {
+      apiserver->signal(SIGTERM);
+      apiserver->wait(clock_type::now() + 30s);
+    }
+  }
 };
 
 }  // namespace
@@ -141,6 +191,29 @@ BOOST_AUTO_TEST_CASE(probes_and_metrics_answer_then_sigterm_exits_zero) {
   BOOST_TEST(*rc == 0, op.joined());
   BOOST_TEST(op.joined().find("\"signal\":\"SIGTERM\"") != std::string::npos);
   BOOST_TEST(op.joined().find("\"msg\":\"Stopped\"") != std::string::npos);
+}
+
+// Not ready answers 500 with the failed check, as controller-runtime's
+// healthz handler does (kubelet treats any status >= 400 as not ready).
+BOOST_AUTO_TEST_CASE(readyz_fails_until_the_informers_sync) {
+  // The operator starts before its API server exists: nothing can sync.
+  running_operator op{{}, false};
+  BOOST_TEST(http_get(op.health_port, "/livez").status == 200);
+  for (int i = 0; i < 20; ++i) {
+    auto r = http_get(op.health_port, "/readyz");
+    BOOST_TEST(r.status == 500, r.body);
+    BOOST_TEST(r.body.find("readyz check failed") != std::string::npos, r.body);
+    op.proc->next_line(clock_type::now() + 20ms);
+  }
+  // The server comes up: the subscriptions resolve, the informers sync.
+  op.apiserver = op.files.start_apiserver();
+  BOOST_TEST(op.wait_ready(), op.joined());
+  BOOST_TEST(http_get(op.health_port, "/readyz").body == "ok");
+  auto m = http_get(op.metrics_port, "/metrics");
+  BOOST_TEST(m.body.find("rest_client_requests_total{code=\"200\",method=\"GET\"") != std::string::npos, m.body);
+  auto rc = op.stop(SIGTERM);
+  BOOST_REQUIRE_MESSAGE(rc.has_value(), "still running 30 s after SIGTERM; output: " << op.joined());
+  BOOST_TEST(*rc == 0, op.joined());
 }
 
 BOOST_AUTO_TEST_CASE(sigint_exits_zero) {
@@ -179,7 +252,7 @@ BOOST_AUTO_TEST_CASE(log_lines_are_json_and_carry_no_token) {
     if (d["msg"].GetString() == std::string("Starting c5c3-operator")) {
       start_line = true;
       BOOST_TEST(d["namespace"].GetString() == std::string("c5c3-system"));
-      BOOST_TEST(d["server"].GetString() == std::string("https://127.0.0.1:6443"));
+      BOOST_TEST(d["server"].GetString() == op.files.server);
       BOOST_TEST(d["v"].GetInt() == 2);
     }
   }
@@ -204,7 +277,6 @@ BOOST_AUTO_TEST_CASE(exit_codes_of_flags) {
       {{"--log-level", "loud"}, 2, "--log-level"},
       {{"-v", "11"}, 2, "-v"},
       {{"--kubeconfig"}, 2, "--kubeconfig"},
-      {{"--embedded"}, 2, "not implemented"},
       {{"--kubeconfig", (files.dir / "missing").string(), "--metrics-bind-address=0",
         "--health-probe-bind-address=0"},
        1,

@@ -12,10 +12,12 @@
 #include "actors/c5c3/rabbitmqvhost/order_pass.hpp"
 #include "actors/cluster/cluster_actor.hpp"
 #include "actors/cluster/cluster_directory.hpp"
+#include "actors/cluster/target_registry.hpp"
 #include "actors/runtime/limiter.hpp"
 #include "config/connection.hpp"
 #include "k8s/base64.hpp"
 #include "k8s/client/observer.hpp"
+#include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/registry.hpp"
 #include "sim/apiserver/apiserver.hpp"
@@ -188,6 +190,52 @@ struct fixture {
   }
 };
 
+// A target cluster "edge-1" (its own emulator with deploy/crds) engaged by
+// the target registry from a labelled kubeconfig Secret.
+struct target_fixture : fixture {
+  sim::apiserver target{target_options()};
+  caf::actor registry;
+
+  static sim::apiserver_options target_options() {
+    sim::apiserver_options o;
+    o.crd_dirs = {source_dir() + "/deploy/crds"};
+    return o;
+  }
+
+  target_fixture() {
+    target.start();
+    cluster::registry_options ro;
+    ro.management = management;
+    ro.namespace_ = "c5c3-system";
+    ro.listeners = {directory};
+    ro.tune = fast;
+    registry = cluster::spawn_target_registry(sys, ro);
+  }
+  ~target_fixture() {
+    caf::scoped_actor self{sys};
+    caf::anon_send_exit(registry, caf::exit_reason::user_shutdown);
+    self->wait_for(registry);
+  }
+
+  caf::actor lookup(const std::string& name) {
+    caf::scoped_actor self{sys};
+    caf::actor out;
+    self->request(directory, 10s, protocol::lookup_cluster_atom::value, name)
+        .receive([&](caf::actor& a) { out = a; }, [](caf::error&) {});
+    return out;
+  }
+
+  // Writes through a cluster actor (the target has no world client).
+  void create_on(const caf::actor& cluster, const std::string& json) {
+    caf::scoped_actor self{sys};
+    bool ok = false;
+    std::string why;
+    self->request(cluster, 10s, protocol::create_request{parse(json), {"test", false}})
+        .receive([&](k8s::object&) { ok = true; }, [&](caf::error& e) { why = protocol::describe(e); });
+    BOOST_TEST_REQUIRE(ok, why);
+  }
+};
+
 const std::string namespaces[] = {
     R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"openstack"}})",
     R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"tenant-a"}})",
@@ -200,7 +248,8 @@ const std::string control_plane = R"({"apiVersion":"c5c3.io/v1alpha1","kind":"Co
     "infrastructure":{"messaging":{"clusterRef":{"name":"openstack-rabbitmq"},"replicas":1},
       "publishedMessagingEndpoint":"rabbitmq.example.test:5672"},
     "korc":{"adminCredential":{"domainName":"Default","cloudCredentialsRef":{"secretName":"k-orc-clouds-yaml","cloudName":"admin"}}},
-    "namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"]}]}})";
+    "namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"]},
+      {"namespace":"tenant-b","targetClusterRef":{"name":"edge-1"}}]}})";
 
 const std::string rabbitmq_cluster = R"({"apiVersion":"rabbitmq.com/v1beta1","kind":"RabbitmqCluster",
   "metadata":{"name":"openstack-rabbitmq","namespace":"openstack"},"spec":{"replicas":1}})";
@@ -318,6 +367,42 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
     BOOST_TEST(eventually([&] { return !server.get_object("secrets", "tenant-a", "app-credentials"); }));
     BOOST_TEST(eventually([&] { return world->broker->vhosts().count(vhost) == 0u; }));
   }
+}
+
+BOOST_FIXTURE_TEST_CASE(an_order_on_a_target_cluster_gets_the_published_endpoint_beside_it, target_fixture) {
+  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  for (auto& ns : namespaces) create(ns);
+  create(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"c5c3-system"}})");
+  create(store);
+  create(rabbitmq_cluster);
+  create(control_plane);
+  create(R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"edge-1","namespace":"c5c3-system",)"
+         R"("labels":{"c5c3.io/target-cluster":"edge-1"}},"data":{"kubeconfig":")" +
+         k8s::base64_encode(target.kubeconfig_yaml()) + R"("}})");
+  caf::actor edge;
+  BOOST_TEST_REQUIRE(eventually([&] { return static_cast<bool>(edge = lookup("edge-1")); }));
+  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  create_on(edge, R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"tenant-b"}})");
+  create_on(edge, R"({"apiVersion":"c5c3.io/v1alpha1","kind":"RabbitMQVhost","metadata":{"name":"svc","namespace":"tenant-b"},)"
+                  R"("spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"}}})");
+
+  auto order = [&] { return target.get_object("rabbitmqvhosts.c5c3.io", "tenant-b", "svc"); };
+  BOOST_TEST_REQUIRE(eventually([&] {
+    auto c = order().find_condition("Ready");
+    return c && c->is_true();
+  }), "DeliveryReady=" << (order().find_condition("DeliveryReady") ? order().find_condition("DeliveryReady")->reason : ""));
+  auto secret = target.get_object("secrets", "tenant-b", "svc-credentials");
+  BOOST_TEST_REQUIRE(static_cast<bool>(secret));
+  BOOST_TEST(*k8s::base64_decode(secret.get_string({"data", "host"})) == "rabbitmq.example.test");
+  BOOST_TEST(*k8s::base64_decode(secret.get_string({"data", "port"})) == "5672");
+  BOOST_TEST(secret.controller_reference()->uid == std::string(order().uid()));
+  BOOST_TEST(order().get_string({"status", "host"}) == "rabbitmq.example.test");
+  // The children live on the management cluster, labelled with the order's cluster.
+  std::size_t users = 0;
+  for (auto& u : server.list_objects("users.rabbitmq.com", "openstack"))
+    users += u.label(vh::label_cluster).value_or("") == "edge-1" && u.label(vh::label_name).value_or("") == "svc";
+  BOOST_TEST(users == 1u);
+  BOOST_TEST(!server.get_object("secrets", "tenant-b", "svc-credentials"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -307,6 +307,10 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
     auto owner = secret.controller_reference();
     BOOST_TEST_REQUIRE(owner.has_value());
     BOOST_TEST(owner->uid == std::string(o.uid()));
+    // The instrumenter counted both legs' outcomes.
+    auto text = reg.render();
+    BOOST_TEST(text.find(R"(c5c3_sub_reconciler_results_total{controller="rabbitmqvhost",sub_reconciler="RabbitMQVhostDelivery",condition_type="DeliveryReady",status="True",reason="Delivered"})") != std::string::npos);
+    BOOST_TEST(text.find(R"(sub_reconciler="RabbitMQVhostProvision",condition_type="VhostReady",status="True",reason="VhostProvisioned")") != std::string::npos);
   }
 
   BOOST_TEST_CONTEXT("a converged order makes zero API requests") {

@@ -163,6 +163,28 @@ BOOST_FIXTURE_TEST_CASE(a_restarted_actor_rederives_its_timers_from_status_witho
   }
 }
 
+BOOST_FIXTURE_TEST_CASE(with_the_control_plane_gone_a_deleted_order_tears_down_at_once, timers_fixture) {
+  spawn_actor();
+  BOOST_TEST_REQUIRE(order().has_finalizer(vh::finalizer));
+  BOOST_TEST_REQUIRE(users() == 1u);
+  store->objects.erase({"ControlPlane", "openstack", "cp"});
+  auto deleting = test::terminating(order());
+  store->objects[{"RabbitMQVhost", "tenant-a", "orders"}] = deleting;
+  self->send(actor, protocol::order_update{deleting, true});
+  run();
+  BOOST_TEST(!order().has_finalizer(vh::finalizer));
+  for (auto kind : {"Vhost", "User", "Permission", "PushSecret"}) {
+    BOOST_TEST_CONTEXT(kind) {
+      std::size_t n = 0;
+      for (auto& [k, o] : store->objects) n += std::get<0>(k) == kind;
+      BOOST_TEST(n == 0u);
+    }
+  }
+  BOOST_TEST(store->get("Secret", "tenant-a", "orders-credentials") == nullptr);
+  BOOST_TEST(store->get("Secret", "openstack", "orders-32606a5f-vhost-source") == nullptr);
+  BOOST_TEST(probe().last_error.empty(), probe().last_error);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace c5c3::testing

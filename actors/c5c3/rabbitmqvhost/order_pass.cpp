@@ -10,6 +10,8 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include <algorithm>
+#include <deque>
 #include <functional>
 
 namespace c5c3::c5c3::rabbitmqvhost {
@@ -60,10 +62,34 @@ namespace {
 
 using runtime::pass_result;
 
+// The order objects this actor's own writes made, keyed by the
+// resourceVersion each write replaced: a pass that starts on a cache older
+// than its last write continues from what that write answered instead of
+// meeting a Conflict. resourceVersions are only compared for equality.
+struct order_memo {
+  static constexpr std::size_t capacity = 8;
+  std::deque<std::pair<std::string, k8s::object>> newer;
+
+  void wrote(const k8s::object& before, const k8s::object& after) {
+    newer.emplace_back(std::string(before.resource_version()), after);
+    if (newer.size() > capacity) newer.pop_front();
+  }
+  k8s::object latest(k8s::object o) const {
+    for (std::size_t hops = 0; hops < capacity; ++hops) {
+      auto it = std::find_if(newer.begin(), newer.end(),
+                             [&](const auto& e) { return e.first == o.resource_version(); });
+      if (it == newer.end()) break;
+      o = it->second;
+    }
+    return o;
+  }
+};
+
 // One pass in flight: what it has read, and the plan loop's state.
 struct run_state {
   runtime::pass_context ctx;
   std::shared_ptr<const pass_deps> deps;
+  std::shared_ptr<order_memo> memo;
   k8s::object order;
   caf::actor management;
   caf::actor order_cluster;
@@ -389,7 +415,10 @@ void patch_finalizers(const run_ptr& r, std::vector<std::string> finalizers,
                 proto::patch_request{proto::ref_of(r->order), proto::patch_type::json,
                                      finalizer_patch(r->order, finalizers), "",
                                      proto::write_options{r->deps->field_manager, false}})
-      .then([ok](k8s::object& o) { ok(o); },
+      .then([r, ok](k8s::object& o) {
+              r->memo->wrote(r->order, o);
+              ok(o);
+            },
             [r](const caf::error& e) {
               // A failed test op is the JSON-patch form of a conflict.
               auto code = proto::api_errc_of(e);
@@ -437,6 +466,7 @@ void settle(const run_ptr& r, std::shared_ptr<const pass_plan> plan) {
                 proto::update_status(std::move(b).freeze(), proto::write_options{r->deps->field_manager, false}))
       .then(
           [r, plan](k8s::object& o) {
+            r->memo->wrote(r->order, o);
             r->order = std::move(o);
             finish(r, result_of(r, *plan));
           },
@@ -531,10 +561,12 @@ void start(const run_ptr& r) {
 runtime::pass_fn make_order_pass(pass_deps deps) {
   if (!deps.random) deps.random = system_random();
   auto shared = std::make_shared<const pass_deps>(std::move(deps));
-  return [shared](runtime::pass_context ctx) {
+  auto memo = std::make_shared<order_memo>();
+  return [shared, memo](runtime::pass_context ctx) {
     auto r = std::make_shared<run_state>(std::move(ctx));
     r->deps = shared;
-    r->order = r->ctx.order();
+    r->memo = memo;
+    r->order = r->ctx.order() ? memo->latest(r->ctx.order()) : r->ctx.order();
     start(r);
   };
 }

@@ -79,6 +79,9 @@ struct pass_deps {
   int max_rounds = 10;    // plans per pass before it requeues
 };
 
+// The pass of one order (the host's pass_factory calls it once per order
+// actor). It remembers what its own writes of the order answered, so a pass
+// that starts on a cache older than its last write does not meet a Conflict.
 runtime::pass_fn make_order_pass(pass_deps deps);
 
 }  // namespace c5c3::c5c3::rabbitmqvhost

@@ -328,6 +328,7 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
 
   const std::string vhost = delivered("app")["vhost"];
   BOOST_TEST_CONTEXT("a declared rotation: a new user, the old one kept until the grace period ends") {
+    const auto at_rotation = operator_requests->by_method_code_host();
     auto r = world->merge_patch(order_gvk, "tenant-a", "app", R"({"spec":{"passwordGeneration":2}})");
     BOOST_TEST_REQUIRE(r.ok());
     BOOST_TEST_REQUIRE(eventually([&] {
@@ -344,6 +345,7 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
       return k8s::get_int(o.json(), {"status", "previousPasswordGeneration"}).value_or(0) == 0 &&
              !world->broker->user(vhost + "-v1").has_value() && ready("app");
     }));
+    BOOST_TEST_MESSAGE("operator requests for the rotation and its grace sweep: " << requests_since(at_rotation));
     BOOST_TEST(world->broker->user(vhost + "-v2").has_value());
     BOOST_TEST(children("users.rabbitmq.com", "app") == 1u);
     BOOST_TEST(children("permissions.rabbitmq.com", "app") == 1u);
@@ -361,6 +363,7 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
   }
 
   BOOST_TEST_CONTEXT("deletion with deletionPolicy Delete tears everything down and releases the finalizer") {
+    const auto at_delete = operator_requests->by_method_code_host();
     auto r = world->remove(order_gvk, "tenant-a", "app");
     BOOST_TEST_REQUIRE(r.ok());
     BOOST_TEST_REQUIRE(eventually([&] { return !order("app"); }));
@@ -370,6 +373,7 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
     }
     BOOST_TEST(eventually([&] { return !server.get_object("secrets", "tenant-a", "app-credentials"); }));
     BOOST_TEST(eventually([&] { return world->broker->vhosts().count(vhost) == 0u; }));
+    BOOST_TEST_MESSAGE("operator requests for the teardown (both orders' passes): " << requests_since(at_delete));
   }
 }
 

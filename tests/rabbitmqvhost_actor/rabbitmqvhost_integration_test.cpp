@@ -377,6 +377,40 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
   }
 }
 
+BOOST_FIXTURE_TEST_CASE(many_orders_converge_and_then_stay_quiet, fixture) {
+  constexpr int n = 25;
+  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  for (auto& ns : namespaces) create(ns);
+  create(store);
+  create(rabbitmq_cluster);
+  create(control_plane);
+  const auto at_orders = operator_requests->by_method_code_host();
+  const auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) create(vhost_order("o" + std::to_string(i), "Retain"));
+  BOOST_TEST_REQUIRE(eventually([&] {
+    for (int i = 0; i < n; ++i)
+      if (!ready("o" + std::to_string(i))) return false;
+    return true;
+  }));
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  std::uint64_t total = 0;
+  for (auto& [k, c] : operator_requests->by_method_code_host()) {
+    auto it = at_orders.find(k);
+    total += c - (it == at_orders.end() ? 0 : it->second);
+  }
+  BOOST_TEST_MESSAGE(n << " orders Ready after " << took.count() << " ms (sanitizer build); operator requests "
+                       << total << " (" << static_cast<double>(total) / n
+                       << " per order): " << requests_since(at_orders));
+  BOOST_TEST_REQUIRE(eventually([&] {
+    auto before = operator_requests->requests_total();
+    std::this_thread::sleep_for(500ms);
+    return operator_requests->requests_total() == before;
+  }));
+  auto before = operator_requests->by_method_code_host();
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(requests_since(before) == "none");
+}
+
 BOOST_FIXTURE_TEST_CASE(an_order_on_a_target_cluster_gets_the_published_endpoint_beside_it, target_fixture) {
   BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
   for (auto& ns : namespaces) create(ns);

@@ -42,6 +42,8 @@ struct options {
   int memory_secrets = 5000;
   int memory_crs = 1000;
   std::string crd = C5C3_SOURCE_DIR "/deploy/crds/c5c3.io_rabbitmqvhosts.yaml";
+  bool data_dir = false;  // persist to a fresh temporary --data-dir
+  bool openapi = true;    // time /openapi/v3
 };
 
 void usage() {
@@ -58,7 +60,9 @@ void usage() {
                "                        behind gets 410 Expired and its stream ends\n"
                "  --memory-secrets N    Secrets stored for the memory figure (default 5000)\n"
                "  --memory-crs N        RabbitMQVhosts stored for the memory figure (default 1000; 0 skips)\n"
-               "  --crd FILE            the RabbitMQVhost CRD (default deploy/crds/c5c3.io_rabbitmqvhosts.yaml)\n";
+               "  --crd FILE            the RabbitMQVhost CRD (default deploy/crds/c5c3.io_rabbitmqvhosts.yaml)\n"
+               "  --data-dir            persist state in a fresh temporary data dir (every write is saved)\n"
+               "  --no-openapi          skip the /openapi/v3 rows\n";
 }
 
 options parse_options(int argc, char** argv) {
@@ -107,6 +111,10 @@ options parse_options(int argc, char** argv) {
       o.memory_crs = count();
     } else if (a == "--crd") {
       o.crd = value();
+    } else if (a == "--data-dir") {
+      o.data_dir = true;
+    } else if (a == "--no-openapi") {
+      o.openapi = false;
     } else {
       throw std::runtime_error("unknown option " + a + " (see --help)");
     }
@@ -226,6 +234,12 @@ int run(const options& o) {
     fs::copy_file(o.crd, crd_dir / fs::path(o.crd).filename(), fs::copy_options::overwrite_existing);
     so.crd_dirs.push_back(crd_dir.string());
   }
+  fs::path data_dir;
+  if (o.data_dir) {
+    data_dir = fs::temp_directory_path() / fmt::format("bench_apiserver_data_{}", ::getpid());
+    fs::remove_all(data_dir);
+    so.data_dir = data_dir.string();
+  }
   sim::apiserver srv(so);
   srv.start();
   if (with_crd) fs::remove_all(crd_dir);
@@ -272,6 +286,14 @@ int run(const options& o) {
     s.make = std::move(make);
     return run_load(ep, s);
   };
+
+  // /openapi/v3: the index (every group/version's hash) and one document
+  if (o.openapi) {
+    add_load_row(t, "GET /openapi/v3 (index)", conns,
+                 timed(conns, [](std::uint64_t) { return request{"GET", "/openapi/v3", "", ""}; }), "");
+    add_load_row(t, "GET /openapi/v3/api/v1", conns,
+                 timed(conns, [](std::uint64_t) { return request{"GET", "/openapi/v3/api/v1", "", ""}; }), "");
+  }
 
   // get of one Secret
   setup(ep, 1, 1, [](std::uint64_t) { return create_secret("bench-get", "one"); }, "get object");
@@ -390,11 +412,19 @@ int run(const options& o) {
   }
 
   srv.stop();
+  std::string persisted;
+  if (o.data_dir) {
+    std::uintmax_t bytes = 0;
+    for (auto& f : fs::directory_iterator(data_dir))
+      if (f.is_regular_file()) bytes += f.file_size();
+    persisted = fmt::format("data dir: {:.1f} MiB at the end\n", static_cast<double>(bytes) / 1048576.0);
+    fs::remove_all(data_dir);
+  }
   std::cout << fmt::format(
       "bench_apiserver: emulator in process, {} over 127.0.0.1, {} s per timed phase, {} client I/O thread(s), "
-      "{} hardware threads\nload average before: {}\nload average after:  {}\n\n",
-      o.plain_http ? "plain HTTP" : "TLS", o.duration_s, o.threads, std::thread::hardware_concurrency(), load_before,
-      load_average());
+      "{} hardware threads{}\nload average before: {}\nload average after:  {}\n{}\n",
+      o.plain_http ? "plain HTTP" : "TLS", o.duration_s, o.threads, std::thread::hardware_concurrency(),
+      o.data_dir ? ", state persisted (--data-dir)" : "", load_before, load_average(), persisted);
   std::cout << t.render();
   return 0;
 }

@@ -25,17 +25,18 @@ struct apiserver_options {
   // Folders whose *.yaml / *.json CRDs (and other manifests) are created at start.
   std::vector<std::string> crd_dirs;
   // When set, the whole state (objects, resourceVersion counter, CA, serving
-  // certificate and token) is kept there and survives a restart.
+  // certificate and token) is kept there and survives a restart: a snapshot
+  // (state.json) and an append-only log of the changes since (state.log).
   std::string data_dir;
   std::string faults_file;  // YAML fault rules loaded at start (see fault_rule)
   // Extra accepted bearer tokens, one a line: `token[,user[,uid[,"group1,group2"]]]`
   // (kube's static token file format; a bare token means user "token-user").
   std::string token_file;
   // How many watch events are kept to resume watches from; older
-  // resourceVersions answer 410 Expired.
+  // resourceVersions answer 410 Expired. Lists at an older resourceVersion
+  // (continue tokens, resourceVersionMatch=Exact) are rebuilt from this
+  // history and expire with it too.
   std::size_t watch_history = 1000;
-  // Continue tokens older than this many resourceVersions answer 410.
-  std::int64_t continue_window = 1000;
 };
 
 // One fault rule. Empty match fields match anything. `verb` is kube's verb

@@ -39,14 +39,19 @@ k8s::api_error too_large(std::int64_t want, std::int64_t have) {
   return e;
 }
 
-std::string continue_token(std::int64_t rv, const k8s::object_key& last) {
+// kube's continue token: {"v":"meta.k8s.io/v1","rv":N,"start":"<next key>"};
+// rv -1 continues at the latest state (the token a 410 hands out).
+std::string continue_token(std::int64_t rv, const std::string& start) {
   json_document d;
   d.SetObject();
   auto& a = d.GetAllocator();
   d.AddMember("v", "meta.k8s.io/v1", a);
   d.AddMember("rv", json_value(rv), a);
-  d.AddMember("start", k8s::make_string(last.to_string() + std::string(1, '\0'), a), a);
+  d.AddMember("start", k8s::make_string(start, a), a);
   return base64_encode(k8s::to_json(d));
+}
+std::string continue_token(std::int64_t rv, const k8s::object_key& last) {
+  return continue_token(rv, last.to_string() + std::string(1, '\0'));
 }
 
 bool contains(std::string_view h, std::string_view what) { return h.find(what) != std::string_view::npos; }
@@ -140,6 +145,7 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   std::string next_token;
   std::optional<std::int64_t> remaining;
   std::int64_t list_rv = 0;
+  std::string expired_body;
   {
     std::lock_guard lock(mu_);
     list_rv = rv_;
@@ -154,16 +160,23 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
       if (!tok || !tok->IsObject() || !k8s::get_int(*tok, {"rv"}))
         fail(k8s::make_bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
       std::int64_t trv = *k8s::get_int(*tok, {"rv"});
-      if (trv < evicted_rv_)
-        fail(k8s::make_expired(
+      start = std::string(k8s::get_string(*tok, {"start"}));
+      if (trv != -1 && trv < evicted_rv_) {
+        // kube's 410 carries a token (rv -1) that continues at the latest state.
+        auto body = k8s::make_status_body(k8s::make_expired(
             "The provided continue parameter is too old to display a consistent list result. You "
             "can start a new list without the continue parameter, or use the continue token in "
             "this response to retrieve the remainder of the results. Continuing with the provided "
             "token results in an inconsistent list - objects that were created, modified, or "
             "deleted between the time the first chunk was returned and now may show up in the "
             "list."));
-      snapshot = trv;
-      start = std::string(k8s::get_string(*tok, {"start"}));
+        auto& md = k8s::ensure_object(body, {"metadata"}, body.GetAllocator());
+        k8s::set_member(md, "continue", k8s::make_string(continue_token(-1, start), body.GetAllocator()),
+                        body.GetAllocator());
+        expired_body = k8s::to_json(body);
+      } else if (trv != -1) {
+        snapshot = trv;
+      }
       if (!start.empty() && start.back() == '\0') start.pop_back();
     } else if (!rvp.empty() && rvp != "0") {
       auto n = parse_rv(rvp);
@@ -187,6 +200,7 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
     const auto& objects = at ? *at : sr.objects;
     std::int64_t count_after = 0;
     for (auto& [k, o] : objects) {
+      if (!expired_body.empty()) break;
       if (!start.empty() && k.to_string() <= start) continue;
       if (!filter.matches(o)) continue;
       if (limit > 0 && static_cast<std::int64_t>(items.size()) >= limit) {
@@ -199,6 +213,11 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
       next_token = continue_token(list_rv, items.back().key());
       if (filter.labels.empty() && filter.fields.empty()) remaining = count_after;
     }
+  }
+  if (!expired_body.empty()) {
+    res.send({410, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}},
+              std::move(expired_body)});
+    return;
   }
   auto accept = req.header("Accept");
   if (contains(accept, "as=Table")) {

@@ -1,8 +1,22 @@
 #include "actors/operator/kinds.hpp"
 
+#include "actors/c5c3/rabbitmqvhost/kind.hpp"
+
 namespace c5c3::operator_ {
 
-std::vector<kind_plug> operator_kinds() { return {}; }
+std::vector<kind_plug> operator_kinds() {
+  std::vector<kind_plug> kinds;
+  kinds.push_back({"rabbitmqvhost", [](kind_context& ctx) {
+                     ::c5c3::c5c3::rabbitmqvhost::host_options o;
+                     o.limiter = ctx.limiter;
+                     o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
+                     o.metrics = ctx.metrics;
+                     o.clusters = ctx.clusters;
+                     o.control_planes = ctx.control_planes;
+                     return ::c5c3::c5c3::rabbitmqvhost::spawn_host(ctx.sys, std::move(o));
+                   }});
+  return kinds;
+}
 
 std::shared_ptr<runtime::controller_metrics> make_controller_metrics(runtime::metrics::registry& reg,
                                                                      const std::string& controller, int n) {

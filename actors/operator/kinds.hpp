@@ -41,7 +41,7 @@ struct kind_plug {
   std::function<caf::actor(kind_context&)> spawn_host;
 };
 
-// The kinds the binary runs (none yet: the order kinds' actors come later).
+// The kinds the binary runs: rabbitmqvhost (actors/c5c3/rabbitmqvhost/kind.hpp).
 std::vector<kind_plug> operator_kinds();
 
 // A controller's metrics in `reg`, with max_concurrent_reconciles set to n.

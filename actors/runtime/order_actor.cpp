@@ -1,6 +1,7 @@
 #include "actors/runtime/order_actor.hpp"
 
 #include "actors/runtime/backoff.hpp"
+#include "actors/runtime/mailbox_depth.hpp"
 #include "actors/runtime/named_timers.hpp"
 
 #include <caf/actor_system.hpp>
@@ -100,7 +101,7 @@ struct order_state {
       mm->depth.dec();
       mm->queue_duration.observe(seconds(started_at - queued_at));
       mm->active_workers.inc();
-      mm->order_mailbox_depth.set(static_cast<double>(self->mailbox().size()));
+      mm->order_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
     }
     ++pass_number;
     slot = std::make_shared<detail::pass_slot>();

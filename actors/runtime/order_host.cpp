@@ -1,5 +1,7 @@
 #include "actors/runtime/order_host.hpp"
 
+#include "actors/runtime/mailbox_depth.hpp"
+
 #include "actors/runtime/predicate.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
@@ -49,7 +51,7 @@ struct host_state {
 
   void sample() {
     if (auto* mm = m()) {
-      mm->host_mailbox_depth.set(static_cast<double>(self->mailbox().size()));
+      mm->host_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
       mm->order_actors.set(static_cast<double>(orders.size()));
     }
   }

@@ -368,6 +368,34 @@ BOOST_FIXTURE_TEST_CASE(target_cluster_orders_get_actors_and_disengaging_retires
   BOOST_TEST(not_engaged);
 }
 
+BOOST_FIXTURE_TEST_CASE(an_unreachable_target_keeps_the_directory_unsynced_until_disengaged, kind_fixture) {
+  // The target's API server is gone: its cluster actor cannot resolve the
+  // kind's watch, retries, and the directory does not answer synced.
+  auto kubeconfig = target.kubeconfig_yaml();
+  target.stop();
+  k8s::object_builder s("v1", "Secret", "default", "cluster-west");
+  s.set_label(cluster::target_cluster_label, "west");
+  s.set_string({"data", "kubeconfig"}, config::base64_encode(kubeconfig));
+  auto secret = write(management, protocol::create_request{std::move(s).freeze(), {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(secret), why(secret));
+  caf::scoped_actor self{sys};
+  BOOST_TEST_REQUIRE(eventually([&] {
+    bool engaged = false;
+    self->request(directory, deadline, protocol::lookup_cluster_atom::value, std::string("west"))
+        .receive([&](caf::actor&) { engaged = true; }, [](caf::error&) {});
+    return engaged;
+  }));
+  for (int i = 0; i < 20; ++i) {
+    BOOST_TEST(!synced(self));
+    std::this_thread::sleep_for(10ms);
+  }
+  // Disengaged: synced again.
+  auto del = write(management, protocol::delete_request{{secret_kind, "default", "cluster-west"}, "", "",
+                                                        protocol::propagation::background});
+  BOOST_TEST_REQUIRE(static_cast<bool>(del), why(del));
+  BOOST_TEST(eventually([&] { return synced(self); }));
+}
+
 BOOST_FIXTURE_TEST_CASE(the_kind_going_away_retires_its_orders, kind_fixture) {
   const protocol::order_key key{"", "default", "g3"};
   auto made = write(management, protocol::create_request{gadget("g3"), {}});

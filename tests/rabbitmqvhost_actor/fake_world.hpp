@@ -20,6 +20,7 @@
 #include <caf/stateful_actor.hpp>
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -36,6 +37,8 @@ struct fake_store {
   std::size_t writes = 0;
   std::vector<std::string> created;  // "Kind/name" of every create and first apply
   caf::actor order_actor;
+  std::set<std::string> unserved;  // kinds answering no_match
+  int status_conflicts = 0;        // the next N status writes answer Conflict
 
   const k8s::object* get(const std::string& kind, const std::string& ns, const std::string& name) const {
     auto it = objects.find({kind, ns, name});
@@ -92,14 +95,20 @@ inline k8s::object fake_store_put(fake_store& s, k8s::object o, bool keep_status
   return stored;
 }
 
+inline caf::error no_match_error(const std::string& kind) {
+  return protocol::make_error(protocol::api_errc::no_match, "no matches for kind " + kind);
+}
+
 inline caf::behavior fake_cluster(caf::event_based_actor*, std::shared_ptr<fake_store> s) {
   using result = caf::result<k8s::object>;
   return {
       [s](const protocol::get_request& r) -> result {
+        if (s->unserved.contains(r.ref.gvk.kind)) return no_match_error(r.ref.gvk.kind);
         if (auto* o = s->get(r.ref.gvk.kind, r.ref.namespace_, r.ref.name)) return *o;
         return not_found_error(r.ref.gvk.kind + " " + r.ref.name);
       },
       [s](const protocol::list_request& r) -> caf::result<protocol::object_list> {
+        if (s->unserved.contains(r.gvk.kind)) return no_match_error(r.gvk.kind);
         protocol::object_list out;
         for (auto& [k, o] : s->objects)
           if (std::get<0>(k) == r.gvk.kind && (r.namespace_.empty() || std::get<1>(k) == r.namespace_))
@@ -107,6 +116,7 @@ inline caf::behavior fake_cluster(caf::event_based_actor*, std::shared_ptr<fake_
         return out;
       },
       [s](const protocol::create_request& r) -> result {
+        if (s->unserved.contains(std::string(r.obj.kind()))) return no_match_error(std::string(r.obj.kind()));
         if (s->get(std::string(r.obj.kind()), std::string(r.obj.namespace_()), std::string(r.obj.name())))
           return protocol::make_error(fake_error(409, "AlreadyExists", "exists"));
         return fake_store_put(*s, r.obj, false);
@@ -118,6 +128,10 @@ inline caf::behavior fake_cluster(caf::event_based_actor*, std::shared_ptr<fake_
         if (live->resource_version() != r.obj.resource_version())
           return protocol::make_error(fake_error(409, "Conflict", "stale resourceVersion"));
         if (r.subresource != "status") return fake_store_put(*s, r.obj, true);
+        if (s->status_conflicts > 0) {
+          --s->status_conflicts;
+          return protocol::make_error(fake_error(409, "Conflict", "the object has been modified"));
+        }
         auto b = live->edit();
         if (const auto* st = r.obj.get({"status"})) b.set({"status"}, k8s::copy_json(*st, b.alloc()));
         return fake_store_put(*s, std::move(b).freeze(), false);

@@ -2,6 +2,9 @@
 // test coordinator with virtual time (issue 7: "a rotation fires when it is
 // due, not at the next refresh"; "timers re-derived from status, no double
 // rotation"). The actor's wall clock is t0 plus the virtual time elapsed.
+// Plus the pass's I/O paths against the fake cluster: teardown with the
+// ControlPlane gone, an unserved topology kind, a foreign Vhost met on create,
+// a Conflict on the status write.
 #include "actors/c5c3/rabbitmqvhost/order_pass.hpp"
 #include "actors/c5c3/rabbitmqvhost/spec.hpp"
 #include "actors/runtime/order_actor.hpp"
@@ -183,6 +186,40 @@ BOOST_FIXTURE_TEST_CASE(with_the_control_plane_gone_a_deleted_order_tears_down_a
   BOOST_TEST(store->get("Secret", "tenant-a", "orders-credentials") == nullptr);
   BOOST_TEST(store->get("Secret", "openstack", "orders-32606a5f-vhost-source") == nullptr);
   BOOST_TEST(probe().last_error.empty(), probe().last_error);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_cluster_serving_no_vhost_kind_reads_topology_operator_not_installed, timers_fixture) {
+  store->unserved = {"Vhost", "User", "Permission"};
+  spawn_actor();
+  auto c = order().find_condition("VhostReady");
+  BOOST_TEST_REQUIRE(c.has_value());
+  BOOST_TEST(c->reason == "TopologyOperatorNotInstalled");
+  BOOST_TEST(probe().last_error.empty(), probe().last_error);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_foreign_vhost_met_on_create_is_read_by_name_and_refused, timers_fixture) {
+  auto names = vh::vhost_names(vh::make_order_ref("orders", "tenant-a", ""));
+  // Not labelled for the order: the label-filtered list does not show it,
+  // the create meets AlreadyExists, the read by name shows it foreign.
+  fake_store_put(*store, test::make_object("rabbitmq.com/v1beta1", "Vhost", "openstack", names.vhost_child()), false);
+  spawn_actor();
+  auto c = order().find_condition("VhostReady");
+  BOOST_TEST_REQUIRE(c.has_value());
+  BOOST_TEST(c->reason == "VhostError");
+  BOOST_TEST(c->message.find("refusing to adopt") != std::string::npos, c->message);
+  BOOST_TEST(!store->get("Vhost", "openstack", names.vhost_child())->label(vh::label_name).has_value());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_conflict_on_the_status_write_is_a_requeue_not_an_error, timers_fixture) {
+  store->status_conflicts = 1;
+  spawn_actor();
+  auto p = probe();
+  BOOST_TEST(p.last_error.empty(), p.last_error);
+  // The rate-limited requeue runs the pass again, and it writes the status.
+  advance(1s);
+  BOOST_TEST_REQUIRE(order().find_condition("Ready").has_value());
+  BOOST_TEST(order().find_condition("Ready")->is_true());
+  BOOST_TEST(store->status_conflicts == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

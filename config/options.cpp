@@ -125,6 +125,16 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           o.embedded = *b;
         },
         {"C5C3_EMBEDDED"}}},
+      {"data-dir", {false, [&](const std::string& v, const std::string&) { o.data_dir = v; }, {"C5C3_DATA_DIR"}}},
+      {"embedded-port",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto n = parse_int(v);
+          if (!n || *n < 0 || *n > 65535) return bad(origin, v, "must be a port number from 0 to 65535");
+          o.embedded_port = static_cast<int>(*n);
+        },
+        {"C5C3_EMBEDDED_PORT"}}},
+      {"source-dir", {false, [&](const std::string& v, const std::string&) { o.source_dir = v; }, {"C5C3_SOURCE_DIR"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.
@@ -181,7 +191,12 @@ std::string operator_usage(std::string_view program) {
          "  --max-concurrent-reconciles N     concurrent passes (default 1)\n"
          "  -v N                              log verbosity 0..10\n"
          "  --log-level LEVEL                 debug, info, warn or error (default info)\n"
-         "  --embedded                        run against the in-process API server emulator\n"
+         "  --embedded                        run the API server emulator, the simulated world and the\n"
+         "                                    samples in this process (prints how to point kubectl at it)\n"
+         "  --data-dir DIR                    --embedded state (default $XDG_STATE_HOME/c5c3-operator or\n"
+         "                                    ~/.local/state/c5c3-operator)\n"
+         "  --embedded-port N                 --embedded API server port on 127.0.0.1 (default 0: a free port)\n"
+         "  --source-dir DIR                  folder holding deploy/ and sim/crds (default: the source tree)\n"
          "  -h, --help                        this text\n";
 }
 

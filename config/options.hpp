@@ -11,6 +11,11 @@
 //   -v N / --v N                   C5C3_VERBOSITY                     0 (klog verbosity 0..10)
 //   --log-level LEVEL              C5C3_LOG_LEVEL                     info (debug|info|warn|error)
 //   --embedded[=BOOL]              C5C3_EMBEDDED                      false (run against the emulator)
+//   --data-dir DIR                 C5C3_DATA_DIR                      "" (embedded state; "" means
+//                                  $XDG_STATE_HOME/c5c3-operator or ~/.local/state/c5c3-operator)
+//   --embedded-port N              C5C3_EMBEDDED_PORT                 0 (the emulator's port; 0 picks a free one)
+//   --source-dir DIR               C5C3_SOURCE_DIR                    "" (where deploy/ and sim/crds are;
+//                                  "" means the source tree built from, else <binary>/../share/c5c3-operator)
 //   -h / --help
 // Both "--flag value" and "--flag=value" are accepted.
 #pragma once
@@ -47,6 +52,9 @@ struct operator_options {
   int verbosity = 0;
   log_level level = log_level::info;
   bool embedded = false;
+  std::string data_dir;     // --embedded: where the emulator's state and the kubeconfig live
+  int embedded_port = 0;    // --embedded: the emulator's port on 127.0.0.1
+  std::string source_dir;   // --embedded: the folder holding deploy/crds, deploy/samples and sim/crds
   bool help = false;
 };
 

@@ -1,0 +1,203 @@
+// `c5c3-operator --embedded` as a process: the emulator on a free loopback
+// port with its state in a temporary data directory, the printed kubeconfig
+// used with kubectl (CRDs served, samples present, the simulated world at
+// work, the sample RabbitMQVhost Ready), the change lines of the live table on a pipe, SIGTERM exits 0, and a
+// restart on the same data directory keeps what the user did with kubectl
+// (the samples are not applied again).
+#include "tests/operator/child_process.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace c5c3::test;
+using namespace std::chrono_literals;
+using clock_type = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string operator_bin() {
+  const char* p = std::getenv("C5C3_OPERATOR_BIN");
+  BOOST_REQUIRE_MESSAGE(p && *p, "C5C3_OPERATOR_BIN is not set");
+  return p;
+}
+
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    char tmpl[] = "/tmp/c5c3-embedded-e2e-XXXXXX";
+    BOOST_REQUIRE(::mkdtemp(tmpl));
+    path = tmpl;
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// One run of the embedded operator on `data_dir`.
+struct embedded_run {
+  std::unique_ptr<child_process> proc;
+  std::string kubeconfig;
+
+  explicit embedded_run(const fs::path& data_dir) {
+    proc = std::make_unique<child_process>(std::vector<std::string>{
+        operator_bin(), "--embedded", "--embedded-port", "0", "--data-dir", data_dir.string(),
+        "--metrics-bind-address", "127.0.0.1:0", "--health-probe-bind-address=127.0.0.1:0"});
+    auto deadline = clock_type::now() + 120s;
+    auto line = proc->wait_for_line("export KUBECONFIG=", deadline);
+    BOOST_REQUIRE_MESSAGE(line, "no kubeconfig line; output so far:\n" << output());
+    kubeconfig = line->substr(line->find('=') + 1);
+    BOOST_TEST(kubeconfig == (data_dir / "kubeconfig").string());
+    BOOST_REQUIRE_MESSAGE(proc->wait_for_line("Operator started", deadline), "not started:\n" << output());
+  }
+
+  std::string output() const {
+    std::string s;
+    for (const auto& l : proc->lines()) s += l + "\n";
+    return s;
+  }
+
+  // kubectl against the emulator; reads the operator's output meanwhile so its pipe never fills.
+  std::pair<int, std::string> kubectl(std::vector<std::string> args) {
+    std::vector<std::string> argv{"kubectl", "--kubeconfig", kubeconfig};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto r = run_with_input(argv, "");
+    proc->drain(clock_type::now() + 20ms);
+    return r;
+  }
+
+  // Retries `args` until kubectl exits 0 (bounded).
+  std::pair<int, std::string> kubectl_eventually(const std::vector<std::string>& args, std::chrono::seconds limit) {
+    auto deadline = clock_type::now() + limit;
+    auto r = kubectl(args);
+    while (r.first != 0 && clock_type::now() < deadline) {
+      proc->drain(clock_type::now() + 500ms);
+      r = kubectl(args);
+    }
+    return r;
+  }
+
+  // Whether a line with `needle` was printed (already, or before the deadline).
+  bool printed(const std::string& needle, clock_type::time_point deadline) {
+    for (const auto& l : proc->lines())
+      if (l.find(needle) != std::string::npos) return true;
+    return proc->wait_for_line(needle, deadline).has_value();
+  }
+
+  std::optional<int> stop() {
+    proc->signal(SIGTERM);
+    auto rc = proc->wait(clock_type::now() + 60s);
+    proc->drain(clock_type::now() + 5s);
+    return rc;
+  }
+};
+
+std::string token_of(const std::string& kubeconfig) {
+  std::ifstream in(kubeconfig);
+  std::string line;
+  while (std::getline(in, line))
+    if (auto p = line.find("token: "); p != std::string::npos) return line.substr(p + 7);
+  return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(embedded_e2e)
+
+BOOST_AUTO_TEST_CASE(serves_the_samples_and_keeps_user_changes_across_a_restart) {
+  temp_dir dir;
+  std::string token;
+  {
+    embedded_run run(dir.path);
+    token = token_of(run.kubeconfig);
+    BOOST_TEST(!token.empty());
+    BOOST_TEST(((fs::status(dir.path / "kubeconfig").permissions() & fs::perms::others_read) == fs::perms::none));
+
+    auto crds = run.kubectl({"get", "crd", "controlplanes.c5c3.io", "rabbitmqvhosts.c5c3.io", "keystoneusers.c5c3.io",
+                             "vhosts.rabbitmq.com", "pushsecrets.external-secrets.io"});
+    BOOST_TEST(crds.first == 0, crds.second);
+    auto vhosts = run.kubectl({"get", "rabbitmqvhosts", "-A"});
+    BOOST_TEST(vhosts.first == 0, vhosts.second);
+    BOOST_TEST(vhosts.second.find("tenant-a") != std::string::npos, vhosts.second);
+    BOOST_TEST(vhosts.second.find("app") != std::string::npos, vhosts.second);
+    auto cp = run.kubectl({"get", "controlplane", "cp", "-n", "openstack", "-o", "name"});
+    BOOST_TEST(cp.first == 0, cp.second);
+    BOOST_TEST(cp.second.find("controlplane.c5c3.io/cp") != std::string::npos, cp.second);
+    auto store = run.kubectl({"get", "clustersecretstore", "openbao-cluster-store", "-o", "name"});
+    BOOST_TEST(store.first == 0, store.second);
+
+    // The simulated world runs: the cluster operator makes the sample RabbitmqCluster ready.
+    auto cluster = run.kubectl({"wait", "--for=condition=AllReplicasReady", "rabbitmqcluster/openstack-rabbitmq",
+                                "-n", "openstack", "--timeout=60s"});
+    BOOST_TEST(cluster.first == 0, cluster.second);
+
+    // The operator reconciles the sample order to Ready through the simulated world.
+    auto ready = run.kubectl(
+        {"wait", "--for=condition=Ready", "rabbitmqvhost/app", "-n", "tenant-a", "--timeout=60s"});
+    BOOST_TEST(ready.first == 0, ready.second);
+    BOOST_TEST(run.printed("RabbitMQVhost tenant-a/app READY=True", clock_type::now() + 10s), run.output());
+
+    // Not a terminal: the live table prints a line per change.
+    BOOST_TEST(run.printed("added RabbitMQVhost tenant-a/app", clock_type::now() + 30s), run.output());
+
+    // One process per data directory.
+    {
+      child_process second({operator_bin(), "--embedded", "--data-dir", dir.path.string(), "--metrics-bind-address=0",
+                            "--health-probe-bind-address=0"});
+      auto rc = second.wait(clock_type::now() + 30s);
+      second.drain(clock_type::now() + 5s);
+      std::string out;
+      for (const auto& l : second.lines()) out += l + "\n";
+      BOOST_TEST((rc == std::optional<int>(2)), out);
+      BOOST_TEST(out.find("is in use") != std::string::npos, out);
+    }
+
+    // What the user does with kubectl.
+    auto cm = run.kubectl({"create", "configmap", "mine", "-n", "tenant-a", "--from-literal=k=v"});
+    BOOST_TEST(cm.first == 0, cm.second);
+    auto patched = run.kubectl({"patch", "rabbitmqcluster", "openstack-rabbitmq", "-n", "openstack", "--type=merge",
+                                "-p", R"({"spec":{"replicas":3}})"});
+    BOOST_TEST(patched.first == 0, patched.second);
+
+    BOOST_TEST((run.stop() == std::optional<int>(0)), run.output());
+    BOOST_TEST(run.output().find(token) == std::string::npos, "the admin token was printed");
+  }
+  {
+    embedded_run again(dir.path);
+    BOOST_TEST(again.output().find("Samples applied on an earlier start") != std::string::npos, again.output());
+    auto cm = again.kubectl({"get", "configmap", "mine", "-n", "tenant-a", "-o", "jsonpath={.data.k}"});
+    BOOST_TEST(cm.first == 0, cm.second);
+    BOOST_TEST(cm.second == "v");
+    auto replicas = again.kubectl(
+        {"get", "rabbitmqcluster", "openstack-rabbitmq", "-n", "openstack", "-o", "jsonpath={.spec.replicas}"});
+    BOOST_TEST(replicas.first == 0, replicas.second);
+    BOOST_TEST(replicas.second == "3");
+    auto vhosts = again.kubectl({"get", "rabbitmqvhosts", "-A", "-o", "name"});
+    BOOST_TEST(vhosts.first == 0, vhosts.second);
+    BOOST_TEST(vhosts.second.find("rabbitmqvhost.c5c3.io/app") != std::string::npos, vhosts.second);
+    BOOST_TEST((again.stop() == std::optional<int>(0)), again.output());
+    BOOST_TEST(again.output().find(token) == std::string::npos, "the admin token was printed");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_source_dir_without_manifests_exits_two) {
+  temp_dir dir;
+  child_process p({operator_bin(), "--embedded", "--data-dir", (dir.path / "state").string(), "--source-dir",
+                   dir.path.string(), "--metrics-bind-address=0", "--health-probe-bind-address=0"});
+  auto rc = p.wait(clock_type::now() + 30s);
+  p.drain(clock_type::now() + 5s);
+  std::string out;
+  for (const auto& l : p.lines()) out += l + "\n";
+  BOOST_TEST((rc == std::optional<int>(2)), out);
+  BOOST_TEST(out.find("--source-dir") != std::string::npos, out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

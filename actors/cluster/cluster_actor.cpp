@@ -537,7 +537,10 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         if (self->state.subs.count(sid) != 0) resolve(self, sid, attempt, std::nullopt);
       },
       [=](protocol::synced_atom) {
-        // Every subscription resolved, and each attached one has its initial list.
+        // Something subscribed (actors start asynchronously: an actor with no
+        // subscription yet has not been told what to watch), every
+        // subscription resolved, and each attached one has its initial list.
+        if (self->state.subs.empty()) return false;
         for (const auto& [sid, sub] : self->state.subs) {
           if (!sub.resolved) return false;
           if (sub.informer == 0) continue;

@@ -20,17 +20,20 @@ struct directory_state {
   caf::actor management;
   std::map<std::string, caf::actor> targets;  // engaged target clusters by name
   std::vector<protocol::watch_request> watches;
+  std::size_t subscribing = 0;  // subscribe requests not answered yet
   static inline const char* name = "c5c3.cluster_directory";
 };
 
 using self_ptr = caf::stateful_actor<directory_state>*;
 
 void subscribe_on(self_ptr self, const caf::actor& cluster, const protocol::subscribe_request& r) {
-  // The subscription lives as long as the cluster actor; a failure is the
-  // kind's to hear about (a required kind not served), so it is passed on as
-  // an exit of nothing: the subscriber keeps running and /readyz stays false.
-  self->request(cluster, caf::infinite, r).then([](const protocol::subscription_id&) {},
-                                                 [](const caf::error&) {});
+  // The subscription lives as long as the cluster actor. A refusal (a
+  // required kind not served) leaves the subscriber running; synced_atom
+  // answers false while any subscribe request is unanswered.
+  ++self->state.subscribing;
+  self->request(cluster, caf::infinite, r)
+      .then([self](const protocol::subscription_id&) { --self->state.subscribing; },
+            [self](const caf::error&) { --self->state.subscribing; });
 }
 
 caf::behavior directory_actor(self_ptr self, caf::actor management) {
@@ -87,6 +90,7 @@ caf::behavior directory_actor(self_ptr self, caf::actor management) {
       [=](protocol::synced_atom) -> caf::result<bool> {
         // Synced when the management cluster and every engaged target are.
         auto& st = self->state;
+        if (st.subscribing > 0) return caf::result<bool>(false);
         std::vector<caf::actor> all{st.management};
         for (const auto& [name, handle] : st.targets) all.push_back(handle);
         auto rp = self->make_response_promise<bool>();

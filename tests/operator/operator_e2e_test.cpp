@@ -37,20 +37,31 @@ std::string env_path(const char* name) {
 
 std::string operator_bin() { return env_path("C5C3_OPERATOR_BIN"); }
 
-// A loopback port nothing listens on now (the kernel's pick, released).
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  BOOST_REQUIRE(fd >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  BOOST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  socklen_t len = sizeof a;
-  BOOST_REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
+// A loopback port held for the emulator: listening, so no other process can
+// take it, but never accepting, so nothing is served on it until the test
+// releases it and starts the emulator there.
+struct held_port {
+  int fd = -1;
+  int port = 0;
+  held_port() {
+    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);  // not inherited by the children
+    BOOST_REQUIRE(fd >= 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    BOOST_REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    BOOST_REQUIRE(::listen(fd, 1) == 0);
+    socklen_t len = sizeof a;
+    BOOST_REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+    port = ntohs(a.sin_port);
+  }
+  void release() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+  ~held_port() { release(); }
+};
 
 // A private directory with a kubeconfig naming a plain-HTTP API server on a
 // free loopback port, with a bearer token the emulator accepts (its token
@@ -60,7 +71,8 @@ struct fixture_dir {
   std::filesystem::path dir;
   std::string kubeconfig;
   std::string token_file;
-  int api_port = free_port();
+  mutable held_port held;
+  int api_port = held.port;
   std::string server = "http://127.0.0.1:" + std::to_string(api_port);
   fixture_dir() {
     char tmpl[] = "/tmp/c5c3-operator-e2e-XXXXXX";
@@ -83,11 +95,14 @@ struct fixture_dir {
 
   // `c5c3-sim apiserver` on api_port; returns once it listens.
   std::unique_ptr<child_process> start_apiserver() const {
+    held.release();
     auto p = std::make_unique<child_process>(std::vector<std::string>{
         env_path("C5C3_SIM_BIN"), "apiserver", "--plain-http", "--listen", "127.0.0.1:" + std::to_string(api_port),
         "--token-file", token_file});
     auto line = p->wait_for_line("listening on", clock_type::now() + 60s);
-    BOOST_REQUIRE_MESSAGE(line, "c5c3-sim apiserver did not start");
+    std::string out;
+    for (const auto& l : p->lines()) out += l + "\n";
+    BOOST_REQUIRE_MESSAGE(line, "c5c3-sim apiserver did not start: " << out);
     return p;
   }
 };
@@ -211,6 +226,14 @@ BOOST_AUTO_TEST_CASE(readyz_fails_until_the_informers_sync) {
   BOOST_TEST(http_get(op.health_port, "/readyz").body == "ok");
   auto m = http_get(op.metrics_port, "/metrics");
   BOOST_TEST(m.body.find("rest_client_requests_total{code=\"200\",method=\"GET\"") != std::string::npos, m.body);
+  auto rc = op.stop(SIGTERM);
+  BOOST_REQUIRE_MESSAGE(rc.has_value(), "still running 30 s after SIGTERM; output: " << op.joined());
+  BOOST_TEST(*rc == 0, op.joined());
+}
+
+BOOST_AUTO_TEST_CASE(sigterm_without_an_api_server_exits_zero) {
+  running_operator op{{}, false};
+  BOOST_TEST(http_get(op.health_port, "/readyz").status == 500);
   auto rc = op.stop(SIGTERM);
   BOOST_REQUIRE_MESSAGE(rc.has_value(), "still running 30 s after SIGTERM; output: " << op.joined());
   BOOST_TEST(*rc == 0, op.joined());

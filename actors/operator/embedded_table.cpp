@@ -11,10 +11,11 @@ namespace c5c3::operator_ {
 
 namespace {
 
-std::size_t terminal_width() {
+// Columns and rows of the terminal on stdout (0 when unknown).
+std::pair<std::size_t, std::size_t> terminal_size() {
   winsize ws{};
-  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
-  return 0;
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) return {ws.ws_col, ws.ws_row};
+  return {0, 0};
 }
 
 // Every order of every c5c3.io order kind the emulator serves.
@@ -57,8 +58,11 @@ void embedded_table::run() {
     auto now = k8s::clock::now();
     auto rows = live::snapshot_of(orders_of(server_));
     if (terminal_) {
-      // Home, clear the screen, draw.
-      write_all("\x1b[H\x1b[2J" + live::render_table(rows, now, terminal_width(), header_ + "\n\n"));
+      // Home, clear the screen, draw what fits: the header (2 lines), the
+      // titles, the rows, "... and N more" and the count.
+      auto [cols, lines] = terminal_size();
+      std::size_t max_rows = lines > 6 ? lines - 6 : (lines > 0 ? 1 : 0);
+      write_all("\x1b[H\x1b[2J" + live::render_table(rows, now, cols, header_ + "\n\n", max_rows));
     } else {
       std::string out;
       for (const auto& l : live::changes(shown, rows, now)) out += l + "\n";

@@ -62,14 +62,19 @@ bool is_order_crd(const k8s::object& crd) {
          crd.get_string({"spec", "names", "kind"}) != "ControlPlane";
 }
 
-std::string render_table(const snapshot& rows, k8s::time_point now, std::size_t width, const std::string& header) {
+std::string render_table(const snapshot& rows, k8s::time_point now, std::size_t width, const std::string& header,
+                         std::size_t max_rows) {
   const std::vector<std::string> titles{"NAMESPACE", "NAME", "KIND", "READY", "REASON", "AGE", "MESSAGE"};
   std::vector<std::vector<std::string>> cells;
   cells.push_back(titles);
+  std::size_t ready = 0;
   for (const auto& [k, r] : rows)
+    if (r.ready == "True") ++ready;
+  for (const auto& [k, r] : rows) {
+    if (max_rows > 0 && cells.size() > max_rows) break;
     cells.push_back({r.namespace_, r.name, r.kind, ready_text(r), dash(r.reason),
                      r.created.empty() ? "<unknown>" : sim::openapi::age_since(r.created, now), dash(r.message)});
-  std::vector<std::size_t> w(titles.size(), 0);
+  }  std::vector<std::size_t> w(titles.size(), 0);
   for (const auto& row : cells)
     for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
   std::string out = header;
@@ -82,7 +87,15 @@ std::string render_table(const snapshot& rows, k8s::time_point now, std::size_t 
     cut(line, width);
     out += line + "\n";
   }
-  if (rows.empty()) out += "(no orders)\n";
+  if (rows.empty()) {
+    out += "(no orders)\n";
+    return out;
+  }
+  if (cells.size() - 1 < rows.size()) out += "... and " + std::to_string(rows.size() - (cells.size() - 1)) + " more\n";
+  std::string total = std::to_string(rows.size()) + (rows.size() == 1 ? " order, " : " orders, ") +
+                      std::to_string(ready) + " Ready";
+  cut(total, width);
+  out += total + "\n";
   return out;
 }
 

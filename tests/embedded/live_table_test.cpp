@@ -84,7 +84,8 @@ BOOST_AUTO_TEST_CASE(the_table_has_the_columns_sorted_by_kind_namespace_name) {
   std::string line;
   std::vector<std::string> lines;
   while (std::getline(in, line)) lines.push_back(line);
-  BOOST_REQUIRE(lines.size() == 5u);
+  BOOST_REQUIRE(lines.size() == 6u);
+  BOOST_TEST(lines[5] == "3 orders, 1 Ready");
   BOOST_TEST(lines[0] == "header");
   BOOST_TEST(lines[1].rfind("NAMESPACE", 0) == 0u);
   for (const char* col : {"NAME", "KIND", "READY", "REASON", "AGE", "MESSAGE"})
@@ -108,6 +109,16 @@ BOOST_AUTO_TEST_CASE(the_table_is_cut_to_the_terminal_width) {
   std::string line;
   while (std::getline(in, line)) BOOST_TEST(line.size() <= 30u, line);
   BOOST_TEST(live::render_table({}, at("2026-12-01T00:05:00Z"), 0).find("(no orders)") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(rows_beyond_max_rows_are_counted) {
+  auto rows = live::snapshot_of({order("RabbitMQVhost", "a", "1", ready), order("RabbitMQVhost", "a", "2", waiting),
+                                 order("RabbitMQVhost", "a", "3", ready)});
+  auto text = live::render_table(rows, at("2026-12-01T00:05:00Z"), 0, "", 2);
+  BOOST_TEST(text.find(" 1 ") != std::string::npos);
+  BOOST_TEST(text.find(" 2 ") != std::string::npos);
+  BOOST_TEST(text.find(" 3 ") == std::string::npos, text);
+  BOOST_TEST(text.find("... and 1 more\n3 orders, 2 Ready\n") != std::string::npos, text);
 }
 
 BOOST_AUTO_TEST_CASE(a_line_per_change) {

@@ -241,6 +241,75 @@ void service_account(builder& b, json_value& o, const field& f) {
   }
 }
 
+// intstr.IntOrString {type = 1 (0 int, 1 string), intVal = 2, strVal = 3};
+// nullopt for the zero value (the field left out).
+std::optional<json_value> int_or_string(builder& b, std::string_view msg) {
+  std::uint64_t type = 0, int_val = 0;
+  std::string_view str_val;
+  each_field(msg, [&](const field& f) {
+    if (f.number == 1) type = f.integer;
+    if (f.number == 2) int_val = f.integer;
+    if (f.number == 3) str_val = need_bytes(f);
+  });
+  if (type == 1) return str_val.empty() ? std::nullopt : std::optional<json_value>(b.str(str_val));
+  if (int_val == 0) return std::nullopt;
+  return json_value(static_cast<std::int64_t>(static_cast<std::int32_t>(int_val)));
+}
+
+json_value service_port(builder& b, std::string_view msg) {
+  json_value p(rapidjson::kObjectType);
+  each_field(msg, [&](const field& f) {
+    switch (f.number) {
+      case 1: b.set_string(p, "name", need_bytes(f)); break;
+      case 2: b.set_string(p, "protocol", need_bytes(f)); break;
+      case 3: b.set(p, "port", json_value(static_cast<std::int64_t>(static_cast<std::int32_t>(f.integer)))); break;
+      case 4:
+        if (auto t = int_or_string(b, need_bytes(f))) b.set(p, "targetPort", std::move(*t));
+        break;
+      case 5:
+        if (f.integer) b.set(p, "nodePort", json_value(static_cast<std::int64_t>(f.integer)));
+        break;
+      case 6: b.set(p, "appProtocol", b.str(need_bytes(f))); break;
+      default: break;
+    }
+  });
+  return p;
+}
+
+// Service: metadata (1), spec (2); status (3) is the server's.
+void service(builder& b, json_value& o, const field& f) {
+  if (f.number != 2) return;
+  json_value spec(rapidjson::kObjectType);
+  each_field(need_bytes(f), [&](const field& s) {
+    switch (s.number) {
+      case 1: b.append(spec, "ports", service_port(b, need_bytes(s))); break;
+      case 2: b.map_entry(spec, "selector", need_bytes(s), false); break;
+      case 3: b.set_string(spec, "clusterIP", need_bytes(s)); break;
+      case 4: b.set_string(spec, "type", need_bytes(s)); break;
+      case 5: b.append(spec, "externalIPs", b.str(need_bytes(s))); break;
+      case 7: b.set_string(spec, "sessionAffinity", need_bytes(s)); break;
+      case 8: b.set_string(spec, "loadBalancerIP", need_bytes(s)); break;
+      case 9: b.append(spec, "loadBalancerSourceRanges", b.str(need_bytes(s))); break;
+      case 10: b.set_string(spec, "externalName", need_bytes(s)); break;
+      case 11: b.set_string(spec, "externalTrafficPolicy", need_bytes(s)); break;
+      case 12:
+        if (s.integer) b.set(spec, "healthCheckNodePort", json_value(static_cast<std::int64_t>(s.integer)));
+        break;
+      case 13:
+        if (s.integer) b.set(spec, "publishNotReadyAddresses", json_value(true));
+        break;
+      case 17: b.set(spec, "ipFamilyPolicy", b.str(need_bytes(s))); break;
+      case 18: b.append(spec, "clusterIPs", b.str(need_bytes(s))); break;
+      case 19: b.append(spec, "ipFamilies", b.str(need_bytes(s))); break;
+      case 20: b.set(spec, "allocateLoadBalancerNodePorts", json_value(s.integer != 0)); break;
+      case 21: b.set(spec, "loadBalancerClass", b.str(need_bytes(s))); break;
+      case 22: b.set(spec, "internalTrafficPolicy", b.str(need_bytes(s))); break;
+      default: break;  // sessionAffinityConfig, trafficDistribution: not decoded
+    }
+  });
+  b.set(o, "spec", std::move(spec));
+}
+
 json_value policy_rule(builder& b, std::string_view msg) {
   json_value r(rapidjson::kObjectType);
   static const char* names[] = {"", "verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"};
@@ -282,6 +351,7 @@ const std::map<std::string, kind_decoder, std::less<>>& decoders() {
       {"v1/Secret", secret},
       {"v1/Namespace", namespace_},
       {"v1/ServiceAccount", service_account},
+      {"v1/Service", service},
       {"rbac.authorization.k8s.io/v1/Role", role},
       {"rbac.authorization.k8s.io/v1/ClusterRole", role},
       {"rbac.authorization.k8s.io/v1/RoleBinding", role_binding},

@@ -85,8 +85,9 @@ BOOST_AUTO_TEST_CASE(https_without_credentials_is_401) {
 }
 
 // The bodies kubectl 1.32 sends for `create configmap x --from-literal=a=b`,
-// `create namespace y` and `create secret generic s --from-literal=k=v`
-// (captured with kubectl -v=8): protobuf in the runtime.Unknown envelope.
+// `create namespace y`, `create secret generic s --from-literal=k=v` and
+// `create service clusterip` (captured with kubectl -v=8): protobuf in the
+// runtime.Unknown envelope.
 BOOST_AUTO_TEST_CASE(protobuf_bodies_of_kubectl_create) {
   server_fixture f(plain());
   auto c = f.client();
@@ -118,9 +119,29 @@ BOOST_AUTO_TEST_CASE(protobuf_bodies_of_kubectl_create) {
   BOOST_TEST(str(r.json(), {"data", "k"}) == "dg==");  // "v"
   BOOST_TEST(str(r.json(), {"type"}) == "Opaque");
 
-  // A kind the decoder does not know: kube's 415; a broken envelope: 400.
-  const auto svc = from_hex("6b 38 73 00 0a 0d 0a 02 76 31 12 07 53 65 72 76 69 63 65 12 00");
+  // `kubectl create service clusterip svc1 --tcp=80:8080`
+  const auto svc = from_hex(
+      "6b 38 73 00 0a 0d 0a 02 76 31 12 07 53 65 72 76 69 63 65 12 6c 0a 21 0a 04 73 76 63 31 12 00 1a"
+      "00 22 00 2a 00 32 00 38 00 42 00 5a 0b 0a 03 61 70 70 12 04 73 76 63 31 12 43 0a 1b 0a 07 38 30"
+      "2d 38 30 38 30 12 03 54 43 50 18 50 22 07 08 00 10 90 3f 1a 00 28 00 12 0b 0a 03 61 70 70 12 04"
+      "73 76 63 31 1a 00 22 09 43 6c 75 73 74 65 72 49 50 3a 00 42 00 52 00 5a 00 60 00 68 00 1a 02 0a"
+      "00 1a 00 22 00");
   r = c.request("POST", "/api/v1/namespaces/default/services", svc, pb, accept);
+  BOOST_TEST_REQUIRE(r.status == 201, r.body);
+  auto sj = r.json();
+  BOOST_TEST(str(sj, {"metadata", "labels", "app"}) == "svc1");
+  BOOST_TEST(str(sj, {"spec", "type"}) == "ClusterIP");
+  BOOST_TEST(str(sj, {"spec", "selector", "app"}) == "svc1");
+  const auto& port = (*k8s::find(sj, {"spec", "ports"}))[0];
+  BOOST_TEST(str(port, {"name"}) == "80-8080");
+  BOOST_TEST(str(port, {"protocol"}) == "TCP");
+  BOOST_TEST(*k8s::get_int(port, {"port"}) == 80);
+  BOOST_TEST(*k8s::get_int(port, {"targetPort"}) == 8080);
+  BOOST_TEST(k8s::member(port, "nodePort") == nullptr);
+
+  // A kind the decoder does not know: kube's 415; a broken envelope: 400.
+  const auto eps = from_hex("6b 38 73 00 0a 0f 0a 02 76 31 12 09 45 6e 64 70 6f 69 6e 74 73 12 00");
+  r = c.request("POST", "/api/v1/namespaces/default/endpoints", eps, pb, accept);
   BOOST_TEST(r.status == 415);
   BOOST_TEST(str(r.json(), {"reason"}) == "UnsupportedMediaType");
   r = c.request("POST", cm_path, from_hex("6b 38 73 00 0a 7f"), pb, accept);

@@ -125,22 +125,30 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   std::string cont = req.param("continue").value_or("");
   std::string rvp = req.param("resourceVersion").value_or("");
   std::string rvm = req.param("resourceVersionMatch").value_or("");
-  if (!rvm.empty() && rvm != "NotOlderThan" && rvm != "Exact")
-    fail(k8s::make_bad_request(fmt::format(
-        "resourceVersionMatch: Unsupported value: \"{}\": supported values: \"Exact\", "
-        "\"NotOlderThan\"",
-        rvm)));
-  if (!rvm.empty() && rvp.empty())
-    fail(k8s::make_bad_request(
-        "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion "
-        "is provided"));
+  // apimachinery's ValidateListOptions: 422 Invalid ListOptions, every cause.
+  {
+    std::vector<k8s::status_cause> causes;
+    auto forbidden = [&](std::string msg) {
+      causes.push_back({"FieldValueForbidden", "Forbidden: " + msg, "resourceVersionMatch"});
+    };
+    if (!rvm.empty()) {
+      if (rvp.empty()) forbidden("resourceVersionMatch is forbidden unless resourceVersion is provided");
+      if (!cont.empty()) forbidden("resourceVersionMatch is forbidden when continue is provided");
+      if (rvm != "NotOlderThan" && rvm != "Exact")
+        causes.push_back({"FieldValueNotSupported",
+                          fmt::format("Unsupported value: \"{}\": supported values: \"Exact\", \"NotOlderThan\", \"\"",
+                                      rvm),
+                          "resourceVersionMatch"});
+      if (rvm == "Exact" && rvp == "0")
+        forbidden("resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+    }
+    if (req.param("sendInitialEvents"))
+      causes.push_back({"FieldValueForbidden", "Forbidden: sendInitialEvents is forbidden for list", "sendInitialEvents"});
+    if (!causes.empty()) fail(k8s::make_invalid("meta.k8s.io", "ListOptions", "", std::move(causes)));
+  }
   if (!cont.empty() && !rvp.empty() && rvp != "0")
     fail(k8s::make_bad_request(
         "specifying resource version is not allowed when using continue"));
-  if (rvm == "Exact" && rvp == "0")
-    fail(k8s::make_bad_request(
-        "resourceVersionMatch: Forbidden: resourceVersionMatch \"exact\" is forbidden for resourceVersion "
-        "\"0\""));
   std::vector<k8s::object> items;
   std::string next_token;
   std::optional<std::int64_t> remaining;

@@ -179,7 +179,23 @@ BOOST_AUTO_TEST_CASE(resource_version_semantics_on_list) {
   auto too_new = c.get(cms + fmt::format("?resourceVersion={}", rv + 100));
   BOOST_TEST(too_new.status == 504);
   BOOST_TEST(str(too_new.json(), {"message"}) == fmt::format("Too large resource version: {}, current: {}", rv + 100, rv));
-  BOOST_TEST(c.get(cms + "?resourceVersionMatch=Exact").status == 400);
+  // ListOptions validation: 422 Invalid with every cause, as apimachinery's.
+  auto no_rv = c.get(cms + "?resourceVersionMatch=Exact");
+  BOOST_TEST(no_rv.status == 422);
+  BOOST_TEST(str(no_rv.json(), {"message"}) ==
+             "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is "
+             "forbidden unless resourceVersion is provided");
+  auto two = c.get(cms + "?resourceVersion=0&resourceVersionMatch=Exact&sendInitialEvents=true");
+  BOOST_TEST(two.status == 422);
+  auto two_j = two.json();
+  BOOST_TEST_REQUIRE(k8s::find(two_j, {"details", "causes"}) != nullptr);
+  BOOST_TEST(k8s::find(two_j, {"details", "causes"})->Size() == 2u);
+  auto bad = c.get(cms + "?resourceVersion=1&resourceVersionMatch=Newest");
+  BOOST_TEST(bad.status == 422);
+  auto bad_j = bad.json();
+  BOOST_TEST_REQUIRE(k8s::find(bad_j, {"details", "causes"}) != nullptr);
+  BOOST_TEST(str((*k8s::find(bad_j, {"details", "causes"}))[0], {"message"}) ==
+             "Unsupported value: \"Newest\": supported values: \"Exact\", \"NotOlderThan\", \"\"");
   auto list = c.get(cms).json();
   BOOST_TEST(str(list, {"metadata", "resourceVersion"}) == std::to_string(rv));
   BOOST_TEST(str(list, {"kind"}) == "ConfigMapList");

@@ -48,7 +48,31 @@ std::string continue_token(std::int64_t rv, const std::string& start) {
   d.AddMember("v", "meta.k8s.io/v1", a);
   d.AddMember("rv", json_value(rv), a);
   d.AddMember("start", k8s::make_string(start, a), a);
-  return base64_encode(k8s::to_json(d));
+  return k8s::base64_raw_url_encode(k8s::to_json(d));
+}
+
+// apiserver's storage.DecodeContinue: the start key and resourceVersion of a
+// token, or 400 "invalid continue token: continue key is not valid...".
+std::pair<std::string, std::int64_t> decode_continue(const std::string& token) {
+  auto invalid = [](const std::string& why) {
+    fail(k8s::make_bad_request("invalid continue token: continue key is not valid" + why));
+  };
+  std::string std_alphabet = token;  // RawURLEncoding as StdEncoding
+  for (auto& c : std_alphabet) c = c == '-' ? '+' : c == '_' ? '/' : c;
+  while (std_alphabet.size() % 4) std_alphabet.push_back('=');
+  std::size_t bad = 0;
+  auto raw = base64_decode(std_alphabet, &bad);
+  if (!raw) invalid(fmt::format(": illegal base64 data at input byte {}", bad));
+  auto tok = k8s::parse_json(*raw);
+  if (!tok || !tok->IsObject()) invalid(": the token is not a JSON object");
+  if (k8s::get_string(*tok, {"v"}) != "meta.k8s.io/v1")
+    invalid(": server does not recognize this encoded version");
+  auto rv = k8s::get_int(*tok, {"rv"}).value_or(0);
+  if (rv == 0) invalid(": incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+  std::string start(k8s::get_string(*tok, {"start"}));
+  if (start.empty()) invalid(": encoded start key empty (version meta.k8s.io/v1)");
+  if (start.find("..") != std::string::npos || start.find("//") != std::string::npos) invalid(": " + start);
+  return {start, rv};
 }
 std::string continue_token(std::int64_t rv, const k8s::object_key& last) {
   return continue_token(rv, last.to_string() + std::string(1, '\0'));
@@ -163,12 +187,8 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
     // Exact's, and a legacy resourceVersion with a limit's.
     std::optional<std::int64_t> snapshot;
     if (!cont.empty()) {
-      auto raw = base64_decode(cont);
-      std::optional<json_document> tok = raw ? k8s::parse_json(*raw) : std::nullopt;
-      if (!tok || !tok->IsObject() || !k8s::get_int(*tok, {"rv"}))
-        fail(k8s::make_bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
-      std::int64_t trv = *k8s::get_int(*tok, {"rv"});
-      start = std::string(k8s::get_string(*tok, {"start"}));
+      auto [token_start, trv] = decode_continue(cont);
+      start = token_start;
       if (trv != -1 && trv < evicted_rv_) {
         // kube's 410 carries a token (rv -1) that continues at the latest state.
         auto body = k8s::make_status_body(k8s::make_expired(

@@ -1,6 +1,7 @@
 // list and watch: selectors, pagination with continue tokens (and their
 // expiry), resourceVersion semantics, watch events, resume, 410 Expired once
 // a version has left the history, bookmarks, sendInitialEvents, timeouts.
+#include "k8s/base64.hpp"
 #include "k8s/server/http_server.hpp"
 #include "tests/sim/fixture.hpp"
 
@@ -87,6 +88,19 @@ BOOST_AUTO_TEST_CASE(pagination_with_continue) {
   BOOST_TEST(pages == 3);
   BOOST_TEST(all.size() == 7u);
   BOOST_TEST(std::is_sorted(all.begin(), all.end()));
+  // Tokens are base64 RawURLEncoding of {"v","rv","start"}, as apiserver's.
+  auto first = c.get(cms + "?limit=3").json();
+  auto token = str(first, {"metadata", "continue"});
+  BOOST_TEST(token.find_first_of("=+/") == std::string::npos);
+  auto bad = c.get(cms + "?limit=3&continue=%21%21");
+  BOOST_TEST(bad.status == 400);
+  BOOST_TEST(str(bad.json(), {"message"}) ==
+             "invalid continue token: continue key is not valid: illegal base64 data at input byte 0");
+  // {"v":"meta.k8s.io/v1","rv":0,"start":"x"}
+  auto zero = c.get(cms + "?continue=" + k8s::base64_raw_url_encode(R"({"v":"meta.k8s.io/v1","rv":0,"start":"x"})"));
+  BOOST_TEST(str(zero.json(), {"message"}) ==
+             "invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version "
+             "meta.k8s.io/v1)");
 }
 
 BOOST_AUTO_TEST_CASE(expired_continue_token_is_410) {

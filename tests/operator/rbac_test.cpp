@@ -1,5 +1,5 @@
 // Offline checks of deploy/rbac/ and deploy/operator.yaml: every file parses,
-// the ClusterRole grants exactly the table below (what the operator does,
+// the ClusterRoles (management and target cluster) grant exactly the tables below (what the operator does,
 // rule for rule), no wildcard, orders are never created or deleted, and the
 // binding, the ServiceAccount and the Deployment name one another.
 #include "k8s/yaml.hpp"
@@ -83,6 +83,28 @@ std::set<grant> expected_grants() {
   return s;
 }
 
+// What the operator does on a target cluster.
+std::set<grant> expected_target_grants() {
+  std::set<grant> s;
+  add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
+  add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
+  add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
+  add(s, "", {"secrets"}, {"get", "list", "watch", "create", "update", "patch", "delete"});
+  add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch"});
+  return s;
+}
+
+void check_exact(const std::set<grant>& got, const std::set<grant>& want) {
+  for (const auto& g : want)
+    BOOST_TEST(got.count(g) == 1u, "missing: " << std::get<0>(g) << " " << std::get<1>(g) << " " << std::get<2>(g));
+  for (const auto& g : got) {
+    BOOST_TEST(want.count(g) == 1u, "extra: " << std::get<0>(g) << " " << std::get<1>(g) << " " << std::get<2>(g));
+    BOOST_TEST(std::get<0>(g) != "*");
+    BOOST_TEST(std::get<1>(g) != "*");
+    BOOST_TEST(std::get<2>(g) != "*");
+  }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(rbac)
@@ -93,15 +115,7 @@ BOOST_AUTO_TEST_CASE(cluster_role_grants_exactly_what_the_operator_does) {
   BOOST_REQUIRE(role != nullptr);
   BOOST_TEST(str(*role, "apiVersion") == "rbac.authorization.k8s.io/v1");
   auto got = grants(*role);
-  auto want = expected_grants();
-  for (const auto& g : want)
-    BOOST_TEST(got.count(g) == 1u, "missing: " << std::get<0>(g) << " " << std::get<1>(g) << " " << std::get<2>(g));
-  for (const auto& g : got) {
-    BOOST_TEST(want.count(g) == 1u, "extra: " << std::get<0>(g) << " " << std::get<1>(g) << " " << std::get<2>(g));
-    BOOST_TEST(std::get<0>(g) != "*");
-    BOOST_TEST(std::get<1>(g) != "*");
-    BOOST_TEST(std::get<2>(g) != "*");
-  }
+  check_exact(got, expected_grants());
   // It never creates or deletes an order.
   BOOST_TEST(got.count({"c5c3.io", "rabbitmqvhosts", "create"}) == 0u);
   BOOST_TEST(got.count({"c5c3.io", "rabbitmqvhosts", "delete"}) == 0u);
@@ -162,6 +176,24 @@ BOOST_AUTO_TEST_CASE(binding_service_account_and_deployment_agree) {
   const auto* svc = find_doc(d_docs, "Service");
   BOOST_REQUIRE(svc != nullptr);
   BOOST_TEST(str((*svc)["spec"]["ports"][0], "targetPort") == "metrics");
+}
+
+BOOST_AUTO_TEST_CASE(target_cluster_role_grants_exactly_what_the_operator_does_there) {
+  auto docs = read("deploy/rbac/target_cluster.yaml");
+  const auto* role = find_doc(docs, "ClusterRole");
+  BOOST_REQUIRE(role != nullptr);
+  auto got = grants(*role);
+  check_exact(got, expected_target_grants());
+  BOOST_TEST(got.count({"c5c3.io", "rabbitmqvhosts", "create"}) == 0u);
+  const auto* sa = find_doc(docs, "ServiceAccount");
+  const auto* b = find_doc(docs, "ClusterRoleBinding");
+  BOOST_REQUIRE(sa != nullptr);
+  BOOST_REQUIRE(b != nullptr);
+  BOOST_TEST(str((*b)["roleRef"], "name") == str((*role)["metadata"], "name"));
+  BOOST_REQUIRE((*b)["subjects"].IsArray());
+  BOOST_REQUIRE((*b)["subjects"].Size() == 1u);
+  BOOST_TEST(str((*b)["subjects"][0], "name") == str((*sa)["metadata"], "name"));
+  BOOST_TEST(str((*b)["subjects"][0], "namespace") == str((*sa)["metadata"], "namespace"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

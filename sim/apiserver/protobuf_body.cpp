@@ -93,9 +93,10 @@ class builder {
  public:
   explicit builder(json_document& d) : a_(d.GetAllocator()) {}
 
-  json_value str(std::string_view s) { return k8s::make_string(s, a_); }
+  // A default std::string_view has no data pointer, which RapidJSON rejects.
+  json_value str(std::string_view s) { return k8s::make_string(s.empty() ? std::string_view("") : s, a_); }
   void set(json_value& obj, std::string_view name, json_value v) {
-    k8s::set_member(obj, name, std::move(v), a_);
+    k8s::set_member(obj, name.empty() ? std::string_view("") : name, std::move(v), a_);
   }
   // Go's omitempty: empty strings are left out.
   void set_string(json_value& obj, std::string_view name, std::string_view v) {

@@ -16,6 +16,7 @@
 #include "protocol/order.hpp"
 #include "protocol/registry.hpp"
 
+#include <boost/asio/io_context.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
@@ -26,6 +27,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 namespace c5c3::operator_ {
@@ -72,6 +74,14 @@ class rest_observer : public k8s::client_observer {
   runtime::rest_client_metrics metrics_;
 };
 
+// Why a client cannot be made from `c`, if it cannot (the error names no secret).
+std::optional<std::string> client_problem(const k8s::client_config& c) {
+  boost::asio::io_context io;
+  auto made = k8s::client::create(io, c);
+  if (made.ok()) return std::nullopt;
+  return made.error();
+}
+
 }  // namespace
 
 int run_operator(const std::string& program, const std::vector<std::string>& args, const config::env_lookup& env,
@@ -106,6 +116,15 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     return 1;
   }
   setup.info("Starting c5c3-operator", start_fields(opts, conn.value()));
+  // A client that cannot be made (a bad server URL, CA or client certificate
+  // data that is not usable) would leave the management cluster actor dead
+  // and the operator unready for good: say so and exit 1, as for an unusable
+  // kubeconfig.
+  if (auto why = client_problem(conn.value().client)) {
+    setup.error("unable to create the API client", *why);
+    if (embedded) embedded->stop();
+    return 1;
+  }
 
   auto& reg = runtime::metrics::default_registry();
   register_process_metrics(reg);

@@ -290,6 +290,13 @@ struct exit_case {
 
 BOOST_AUTO_TEST_CASE(exit_codes_of_flags) {
   fixture_dir files;
+  // A kubeconfig whose CA data is not a certificate: no client can be made.
+  const auto bad_ca = (files.dir / "bad-ca").string();
+  std::ofstream(bad_ca) << "apiVersion: v1\nkind: Config\ncurrent-context: e2e\n"
+                           "clusters:\n- name: e2e\n  cluster:\n    server: https://127.0.0.1:6443\n"
+                           "    certificate-authority-data: bm90IGEgY2VydGlmaWNhdGU=\n"
+                           "users:\n- name: e2e\n  user:\n    token: "
+                        << token << "\ncontexts:\n- name: e2e\n  context:\n    cluster: e2e\n    user: e2e\n";
   const std::vector<exit_case> cases{
       {{"--help"}, 0, "--metrics-bind-address"},
       {{"-h"}, 0, "--health-probe-bind-address"},
@@ -304,6 +311,9 @@ BOOST_AUTO_TEST_CASE(exit_codes_of_flags) {
         "--health-probe-bind-address=0"},
        1,
        "unable to get kubeconfig"},
+      {{"--kubeconfig", bad_ca, "--metrics-bind-address=0", "--health-probe-bind-address=0"},
+       1,
+       "unable to create the API client"},
   };
   for (const auto& tc : cases) {
     std::vector<std::string> argv{operator_bin()};

@@ -137,6 +137,17 @@ k patch widget w1 --type merge -p '{"spec":{"size":5}}' >/dev/null || fail "patc
 until_ok 20 grep -q MODIFIED "$D/watch.out" || fail "watch did not see MODIFIED: $(cat "$D/watch.out")"
 kill $WPID 2>/dev/null; wait $WPID 2>/dev/null
 
+# get -w with a label selector sees the object leave (DELETED) and come back (ADDED)
+k get widgets -l team=blue -w --output-watch-events >"$D/watchsel.out" 2>&1 &
+WPID=$!
+until_ok 20 grep -q w1 "$D/watchsel.out" || fail "selector watch initial"
+k label widget w1 team=red --overwrite >/dev/null || fail "relabel red"
+until_ok 20 grep -q DELETED "$D/watchsel.out" || fail "selector watch did not see w1 leave: $(cat "$D/watchsel.out")"
+k label widget w1 team=blue --overwrite >/dev/null || fail "relabel blue"
+twice_added() { [ "$(grep -c ADDED "$D/watchsel.out")" -ge 2 ]; }
+until_ok 20 twice_added || fail "selector watch did not see w1 come back: $(cat "$D/watchsel.out")"
+kill $WPID 2>/dev/null; wait $WPID 2>/dev/null
+
 # delete with a finalizer blocks until the finalizer is removed
 k patch widget w1 --type merge -p '{"metadata":{"finalizers":["example.com/hold"]}}' || fail "add finalizer"
 k delete widget w1 --timeout=60s >"$D/del.out" 2>&1 &

@@ -12,7 +12,10 @@
 //                           the subscriber also hears cluster_disengaged
 //   registry -> directory : cluster_engaged / cluster_disengaged
 //   main     -> directory : synced_atom -> bool  (every subscription it made
-//                           has delivered its initial list: /readyz)
+//                           is answered and has delivered its initial list on
+//                           every engaged cluster: /readyz). A cluster actor
+//                           answers synced_atom too: false before its first
+//                           subscription and while a kind's lookup is retried.
 #pragma once
 
 #include "protocol/subscription.hpp"

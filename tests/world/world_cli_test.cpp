@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(world_command_converges_objects_applied_with_kubectl) {
   BOOST_TEST_REQUIRE(eventually(
       [&] {
         int st = 0;
-        out = run(kubectl + "apply --validate=false -f " + data + "/world.yaml", &st);
+        out = run(kubectl + "apply -f " + data + "/world.yaml", &st);
         return st == 0;
       },
       60s), out);

@@ -375,6 +375,18 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
     BOOST_TEST(eventually([&] { return world->broker->vhosts().count(vhost) == 0u; }));
     BOOST_TEST_MESSAGE("operator requests for the teardown (both orders' passes): " << requests_since(at_delete));
   }
+
+  BOOST_TEST_CONTEXT("deletion with deletionPolicy Retain keeps the vhost on the broker and the foreign Secret") {
+    const std::string other_vhost(order("other").get_string({"status", "vhost"}));
+    BOOST_TEST_REQUIRE(!other_vhost.empty());
+    BOOST_TEST_REQUIRE(world->broker->vhosts().count(other_vhost) == 1u);
+    auto r = world->remove(order_gvk, "tenant-a", "other");
+    BOOST_TEST_REQUIRE(r.ok());
+    BOOST_TEST_REQUIRE(eventually([&] { return !order("other"); }));
+    BOOST_TEST(eventually([&] { return children("vhosts.rabbitmq.com", "other") == 0u; }));
+    BOOST_TEST(world->broker->vhosts().count(other_vhost) == 1u);
+    BOOST_TEST(static_cast<bool>(server.get_object("secrets", "tenant-a", "other-credentials")));
+  }
 }
 
 BOOST_FIXTURE_TEST_CASE(many_orders_converge_and_then_stay_quiet, fixture) {

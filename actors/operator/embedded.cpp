@@ -133,6 +133,10 @@ class stack final : public embedded_stack {
       log_.info("Samples applied on an earlier start; left as they are", {{"dataDir", data_dir_}});
     }
     world_ = std::make_unique<embedded_world>(client_, log_.named("world"));
+    // The operator's first passes then meet a world that has answered the
+    // samples (the RabbitmqCluster ready, the store valid).
+    if (!world_->wait_settled(std::chrono::seconds(10)))
+      log_.info("The simulated world is still busy; starting the operator anyway");
     std::cerr << "c5c3-operator --embedded: API server emulator at " << server_->url() << ", state in "
               << data_dir_ << "\n"
               << "Point kubectl at it:\n"

@@ -19,6 +19,8 @@ struct embedded_world::state {
   bool dirty = true;
   bool stopping = false;
   bool stopped = false;
+  bool settled = false;  // a pass wrote nothing
+  std::condition_variable settled_cv;
   std::thread driver;
 };
 
@@ -50,6 +52,11 @@ embedded_world::embedded_world(std::shared_ptr<k8s::client> client, k8s::log::lo
         continue;
       }
       auto r = w.pass();
+      if (r.writes == 0 && r.write_errors == 0) {
+        std::lock_guard lock(s->mu);
+        s->settled = true;
+        s->settled_cv.notify_all();
+      }
       auto now = k8s::clock::now();
       next = std::min(r.next_pass.value_or(now + resync), now + resync);
       if (r.write_errors) next = std::min(next, now + std::chrono::seconds(1));
@@ -58,6 +65,11 @@ embedded_world::embedded_world(std::shared_ptr<k8s::client> client, k8s::log::lo
 }
 
 embedded_world::~embedded_world() { stop(); }
+
+bool embedded_world::wait_settled(std::chrono::milliseconds limit) {
+  std::unique_lock lock(s_->mu);
+  return s_->settled_cv.wait_for(lock, limit, [this] { return s_->settled || s_->stopping; }) && s_->settled;
+}
 
 void embedded_world::stop() {
   {

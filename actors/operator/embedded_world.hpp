@@ -8,6 +8,7 @@
 #include "k8s/client/client.hpp"
 #include "k8s/log.hpp"
 
+#include <chrono>
 #include <memory>
 
 namespace c5c3::operator_ {
@@ -19,6 +20,10 @@ class embedded_world {
   ~embedded_world();  // stop()
   embedded_world(const embedded_world&) = delete;
   embedded_world& operator=(const embedded_world&) = delete;
+
+  // Waits until a pass has nothing left to write (the world has caught up
+  // with what it found), at most `limit`; whether it did.
+  bool wait_settled(std::chrono::milliseconds limit);
 
   // Ends the driver thread and the informers; idempotent.
   void stop();

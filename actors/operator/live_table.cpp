@@ -3,6 +3,7 @@
 #include "sim/openapi/table.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace c5c3::operator_::live {
 
@@ -77,7 +78,15 @@ std::string render_table(const snapshot& rows, k8s::time_point now, std::size_t 
   }  std::vector<std::size_t> w(titles.size(), 0);
   for (const auto& row : cells)
     for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
-  std::string out = header;
+  std::string out;
+  {
+    std::istringstream in(header);
+    std::string line;
+    while (std::getline(in, line)) {
+      cut(line, width);
+      out += line + "\n";
+    }
+  }
   for (const auto& row : cells) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {

@@ -41,7 +41,7 @@ snapshot snapshot_of(const std::vector<k8s::object>& orders);
 bool is_order_crd(const k8s::object& crd);
 
 // The table, each line cut to `width` columns (0: no limit), ending in "\n".
-// `header` is printed above it (e.g. how to reach the API server). At most
+// `header` lines are printed above it, cut too (e.g. how to reach the API server). At most
 // `max_rows` orders are listed (0: all), then "... and N more"; the last line
 // counts the orders and those Ready.
 std::string render_table(const snapshot& rows, k8s::time_point now, std::size_t width,

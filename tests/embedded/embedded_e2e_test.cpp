@@ -8,13 +8,19 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <pty.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+
+#include <poll.h>
 
 using namespace c5c3::test;
 using namespace std::chrono_literals;
@@ -186,6 +192,74 @@ BOOST_AUTO_TEST_CASE(serves_the_samples_and_keeps_user_changes_across_a_restart)
     BOOST_TEST((again.stop() == std::optional<int>(0)), again.output());
     BOOST_TEST(again.output().find(token) == std::string::npos, "the admin token was printed");
   }
+}
+
+// On a terminal the table is redrawn: run the binary on a pseudo-terminal of
+// 120x30 and read until a whole table with the sample order has been drawn.
+BOOST_AUTO_TEST_CASE(on_a_terminal_the_table_is_drawn) {
+  temp_dir dir;
+  winsize ws{};
+  ws.ws_col = 120;
+  ws.ws_row = 30;
+  int master = -1;
+  std::string bin = operator_bin();
+  std::string data = dir.path.string();
+  std::fflush(nullptr);
+  pid_t pid = ::forkpty(&master, nullptr, nullptr, &ws);
+  BOOST_REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::vector<std::string> argv{bin, "--embedded", "--data-dir", data, "--metrics-bind-address=0",
+                                  "--health-probe-bind-address=0"};
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    // The logs stay off the terminal, as the README suggests.
+    std::FILE* f = std::freopen((data + "/stderr.log").c_str(), "w", stderr);
+    (void)f;
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  std::string seen;
+  auto deadline = clock_type::now() + 120s;
+  auto drawn = [&] {
+    // A frame: clear screen, the header, the titles, the order, the count.
+    auto frame = seen.rfind("\x1b[H\x1b[2J");
+    if (frame == std::string::npos) return false;
+    auto f = seen.substr(frame);
+    return f.find("Ctrl-C stops") != std::string::npos && f.find("NAMESPACE") != std::string::npos &&
+           f.find("RabbitMQVhost") != std::string::npos && f.find("1 order, ") != std::string::npos;
+  };
+  while (!drawn() && clock_type::now() < deadline) {
+    char buf[4096];
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 200) <= 0) continue;
+    auto n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;
+    seen.append(buf, static_cast<std::size_t>(n));
+  }
+  BOOST_TEST(drawn(), seen);
+  for (auto& line : [&] {
+         std::vector<std::string> ls;
+         std::istringstream in(seen);
+         std::string l;
+         while (std::getline(in, l)) ls.push_back(l);
+         return ls;
+       }()) {
+    auto visible = line;
+    if (auto e = visible.rfind("\x1b[2J"); e != std::string::npos) visible = visible.substr(e + 4);
+    while (!visible.empty() && visible.back() == '\r') visible.pop_back();
+    BOOST_TEST(visible.size() <= 120u, visible);
+  }
+  ::kill(pid, SIGTERM);
+  int status = -1;
+  for (int i = 0; i < 600 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) {
+    char buf[4096];
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0 && ::read(master, buf, sizeof buf) <= 0) std::this_thread::sleep_for(100ms);
+  }
+  ::close(master);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(a_source_dir_without_manifests_exits_two) {

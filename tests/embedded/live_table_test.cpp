@@ -104,7 +104,8 @@ BOOST_AUTO_TEST_CASE(the_table_has_the_columns_sorted_by_kind_namespace_name) {
 
 BOOST_AUTO_TEST_CASE(the_table_is_cut_to_the_terminal_width) {
   auto rows = live::snapshot_of({order("RabbitMQVhost", "tenant-a", "app", waiting)});
-  auto text = live::render_table(rows, at("2026-12-01T00:05:00Z"), 30);
+  auto text = live::render_table(rows, at("2026-12-01T00:05:00Z"), 30, std::string(40, 'h') + "\n\n");
+  BOOST_TEST(text.rfind(std::string(30, 'h') + "\n\nNAMESPACE", 0) == 0u, text);
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) BOOST_TEST(line.size() <= 30u, line);

@@ -1,6 +1,7 @@
 #include "actors/cluster/cluster_actor.hpp"
 
 #include "actors/cluster/crd.hpp"
+#include "actors/cluster/informer_cache.hpp"
 #include "actors/cluster/messages.hpp"
 #include "k8s/client/informer.hpp"
 #include "protocol/api_error.hpp"
@@ -156,7 +157,7 @@ struct informer_entry {
   std::set<std::uint64_t> subs;
   bool synced = false;
   bool internal = false;  // the CRD watch of optional kinds
-  std::map<k8s::object_key, k8s::object> store;  // as the subscribers have seen it
+  informer_cache cache;  // as the subscribers have seen it
 };
 
 struct subscription {
@@ -219,6 +220,7 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   opts.label_selector = key.label_selector;
   informer_entry e;
   e.key = key;
+  e.cache = informer_cache(key.label_selector);
   e.inf = k8s::informer::create(st.engine->client, key.gvk, std::move(opts), std::move(h));
   e.inf->start();
   st.informers.emplace(iid, std::move(e));
@@ -246,7 +248,7 @@ void attach(self_ptr self, std::uint64_t sid) {
   e.subs.insert(sid);
   if (e.synced) {
     // Late joiner: the cache as the others have seen it, then synced.
-    for (const auto& [k, o] : e.store) {
+    for (const auto& [k, o] : e.cache.objects()) {
       self->send(r.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
                                                       protocol::event_type::added, o, {}});
     }
@@ -288,7 +290,7 @@ void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
       // The kind's objects are gone from view: the subscriber hears each as
       // deleted (hosts retire their actors), then that the kind went.
       if (auto it = st.informers.find(sub.informer); it != st.informers.end()) {
-        for (const auto& [k, o] : it->second.store)
+        for (const auto& [k, o] : it->second.cache.objects())
           self->send(sub.req.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
                                                                 protocol::event_type::deleted, o, {}});
       }
@@ -317,10 +319,10 @@ void on_informer_event(self_ptr self, inf_event& ev) {
   protocol::event_type type = protocol::event_type::added;
   if (ev.kind == inf_kind::deleted) {
     type = protocol::event_type::deleted;
-    e.store.erase(ev.obj.key());
+    e.cache.erase(ev.obj.key());
   } else {
     if (ev.kind == inf_kind::modified) type = protocol::event_type::modified;
-    e.store[ev.obj.key()] = ev.obj;
+    e.cache.put(ev.obj);
   }
   for (auto sid : e.subs) {
     self->send(st.subs.at(sid).req.subscriber,
@@ -334,6 +336,17 @@ const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, co
                                 const std::string& selector) {
   for (const auto& [id, e] : st.informers) {
     if (!e.synced || !(e.key.gvk == gvk) || e.key.label_selector != selector) continue;
+    if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
+  }
+  return nullptr;
+}
+
+// A synced informer whose cache holds every object a list with the narrower
+// `request` selects (informer_cache::covers).
+const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
+                                     const k8s::label_selector& request) {
+  for (const auto& [id, e] : st.informers) {
+    if (!e.synced || !(e.key.gvk == gvk) || !e.cache.covers(request)) continue;
     if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
   }
   return nullptr;
@@ -445,9 +458,9 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         auto& s = self->state;
         if (r.source == protocol::read_from::cache) {
           if (const auto* e = cache_for(s, r.ref.gvk, r.ref.namespace_, "")) {
-            auto it = e->store.find(k8s::object_key{r.ref.namespace_, r.ref.name});
-            if (it == e->store.end()) return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
-            return caf::result<k8s::object>(it->second);
+            const auto* o = e->cache.find(k8s::object_key{r.ref.namespace_, r.ref.name});
+            if (!o) return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
+            return caf::result<k8s::object>(*o);
           }
         }
         auto id = expect(self, self->make_response_promise());
@@ -457,11 +470,12 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       [=](protocol::list_request& r) {
         auto& s = self->state;
         if (r.source == protocol::read_from::cache && r.field_selector.empty()) {
-          if (const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector)) {
+          auto request = k8s::label_selector::parse(r.label_selector);
+          const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector);
+          if (!e && request) e = covering_cache(s, r.gvk, r.namespace_, *request);
+          if (e && request) {
             protocol::object_list out;
-            for (const auto& [k, o] : e->store) {
-              if (r.namespace_.empty() || k.namespace_ == r.namespace_) out.items.push_back(o);
-            }
+            out.items = e->cache.list(r.namespace_, *request);
             out.resource_version = e->inf->last_resource_version();
             return caf::result<protocol::object_list>(std::move(out));
           }

@@ -27,6 +27,9 @@ k8s::gvk secret_store_gvk(std::string_view kind) { return {"external-secrets.io"
 k8s::gvk rabbitmq_cluster_gvk() { return {"rabbitmq.com", "v1beta1", "RabbitmqCluster"}; }
 k8s::gvk secret_gvk() { return {"", "v1", "Secret"}; }
 std::string child_selector() { return std::string(label_name); }
+std::string order_selector(const order_ref& ref) {
+  return std::string(label_name) + "=" + ref.name + "," + std::string(label_namespace) + "=" + ref.namespace_;
+}
 std::string rabbitmq_secret_selector() { return "app.kubernetes.io/part-of=rabbitmq"; }
 
 store_ref control_plane_store_ref(const k8s::object& cp) {
@@ -147,14 +150,15 @@ void note_error(const run_ptr& r, const caf::error& e) {
   if (r->read_error.empty()) r->read_error = proto::describe(e);
 }
 
-// Lists `gvk` in `ns` on `cluster` from the cache by the child selector and
+// Lists `gvk` in `ns` on `cluster` from the cache by the order's selector and
 // keeps the order's own; `served` turns false on no_match.
 void list_children(const run_ptr& r, const join_ptr& j, const caf::actor& cluster, const k8s::gvk& gvk,
                    const std::string& ns, std::vector<k8s::object>* out, bool* served) {
   ++j->pending;
   auto ref = r->vo().ref;
   r->self()
-      ->request(cluster, r->timeout(), proto::list_request{gvk, ns, child_selector(), "", proto::read_from::cache})
+      ->request(cluster, r->timeout(),
+                proto::list_request{gvk, ns, order_selector(ref), "", proto::read_from::cache})
       .then(
           [r, j, out, ref](proto::object_list& l) {
             for (auto& o : l.items)
@@ -210,8 +214,8 @@ void sense_children(const run_ptr& r) {
   ++j->pending;
   r->self()
       ->request(r->order_cluster, r->timeout(),
-                proto::list_request{secret_gvk(), std::string(r->order.namespace_()), child_selector(), "",
-                                    proto::read_from::cache})
+                proto::list_request{secret_gvk(), std::string(r->order.namespace_()), order_selector(r->vo().ref),
+                                    "", proto::read_from::cache})
       .then(
           [r, j](proto::object_list& l) {
             for (auto& o : l.items)

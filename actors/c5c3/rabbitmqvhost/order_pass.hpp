@@ -23,6 +23,7 @@
 
 #include "actors/c5c3/rabbitmqvhost/sub_reconciler_metrics.hpp"
 #include "actors/c5c3/scaffold/crypto.hpp"
+#include "actors/c5c3/scaffold/order_ref.hpp"
 #include "actors/runtime/pass.hpp"
 #include "k8s/object.hpp"
 
@@ -46,6 +47,9 @@ k8s::gvk rabbitmq_cluster_gvk();
 k8s::gvk secret_gvk();
 // The selector the children are watched and listed with: the name label exists.
 std::string child_selector();
+// The selector of one order's children (name and namespace labels): the
+// cluster actor answers it from the child_selector() informer's label index.
+std::string order_selector(const order_ref& ref);
 // The selector of the cluster operator's Secrets (the default-user Secret).
 std::string rabbitmq_secret_selector();
 

@@ -55,17 +55,6 @@ bool apply_file(k8s::client& c, const std::string& file, bool force, std::string
   return true;
 }
 
-std::vector<std::string> yaml_files(const std::string& dir) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    auto ext = e.path().extension();
-    if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 class stack final : public embedded_stack {
  public:
   stack(const config::operator_options& opts, const embedded_manifests& m, std::string data_dir,

@@ -52,16 +52,21 @@ config::expected<std::string> data_dir_of(const std::string& flag, const config:
   return k8s::fail("--embedded needs a data directory: give --data-dir (neither XDG_STATE_HOME nor HOME is set)");
 }
 
+std::vector<std::string> yaml_files(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    auto ext = e.path().extension();
+    if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 std::vector<std::string> sample_files(const embedded_manifests& m) {
   std::vector<std::string> out;
   for (const auto& dir : {m.samples(), m.samples() + "/world"}) {
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-      auto ext = e.path().extension();
-      if (e.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(e.path().string());
-    }
-    std::sort(files.begin(), files.end());
+    auto files = yaml_files(dir);
     out.insert(out.end(), files.begin(), files.end());
   }
   return out;

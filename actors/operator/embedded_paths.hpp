@@ -33,6 +33,9 @@ std::vector<std::string> default_manifest_roots();
 // --data-dir, else $XDG_STATE_HOME/c5c3-operator, else $HOME/.local/state/c5c3-operator.
 config::expected<std::string> data_dir_of(const std::string& flag, const config::env_lookup& env);
 
+// The *.yaml and *.yml files directly in `dir`, sorted (none when it is missing).
+std::vector<std::string> yaml_files(const std::string& dir);
+
 // The sample files applied on the first start, in order: the top-level
 // *.yaml of deploy/samples, then deploy/samples/world/*.yaml (what the
 // ControlPlane needs around it). deploy/samples/orders is left out: its

@@ -108,8 +108,12 @@ k8s::api_error cache_not_found(const protocol::resource_ref& ref) {
   return e;
 }
 
-void fill(op_done& d, k8s::object o) { d.obj = std::move(o); }
+// Objects the cluster actor hands out carry no metadata.managedFields, read
+// from a cache or answered by the server alike: nothing in the actors reads
+// them, and callers keep answers (an order's memo of its own writes).
+void fill(op_done& d, k8s::object o) { d.obj = k8s::strip_managed_fields(o); }
 void fill(op_done& d, k8s::object_list l) {
+  for (auto& o : l.items) o = k8s::strip_managed_fields(o);
   d.list.items = std::move(l.items);
   d.list.resource_version = std::move(l.resource_version);
 }
@@ -218,6 +222,9 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   k8s::informer_options opts;
   opts.namespace_ = key.namespace_;
   opts.label_selector = key.label_selector;
+  // Nothing here reads managedFields (SSA writes do not need them): caches and
+  // events go without.
+  opts.transform = k8s::strip_managed_fields;
   informer_entry e;
   e.key = key;
   e.cache = informer_cache(key.label_selector);

@@ -21,6 +21,14 @@ struct informer::impl {
   std::mt19937 rng{std::random_device{}()};
 };
 
+object strip_managed_fields(const object& o) {
+  const json_value* meta = member(o.json(), "metadata");
+  if (!meta || !member(*meta, "managedFields")) return o;
+  auto b = o.edit();
+  b.remove({"metadata", "managedFields"});
+  return std::move(b).freeze();  // a document sized to what is left
+}
+
 std::shared_ptr<informer> informer::create(std::shared_ptr<client> c, gvk kind, informer_options opts,
                                            informer_handlers handlers) {
   return std::shared_ptr<informer>(new informer(std::move(c), std::move(kind), std::move(opts), std::move(handlers)));
@@ -96,7 +104,10 @@ void informer::on_list(result<object_list> r) {
   if (!r.ok()) return retry_later(r.error(), true);
   ++lists_;
   std::map<object_key, object> fresh;
-  for (auto& o : r->items) fresh.emplace(o.key(), std::move(o));
+  for (auto& o : r->items) {
+    if (opts_.transform) o = opts_.transform(o);
+    fresh.emplace(o.key(), std::move(o));
+  }
   std::vector<object> added, deleted;
   std::vector<std::pair<object, object>> updated;
   {
@@ -175,7 +186,8 @@ void informer::on_event(const watch_event& ev) {
     if (!rv.empty()) rv_ = rv;
     return;
   }
-  auto key = ev.obj.key();
+  const object obj = opts_.transform ? opts_.transform(ev.obj) : ev.obj;
+  auto key = obj.key();
   std::optional<object> old;
   bool changed = false;
   {
@@ -187,19 +199,19 @@ void informer::on_event(const watch_event& ev) {
         store_.erase(it);
         changed = true;
       }
-    } else if (!old || old->resource_version() != ev.obj.resource_version()) {
-      store_[key] = ev.obj;
+    } else if (!old || old->resource_version() != obj.resource_version()) {
+      store_[key] = obj;
       changed = true;
     }
     if (!rv.empty()) rv_ = rv;
   }
   if (!changed) return;  // already known (a replay): no duplicate event
   if (ev.type == watch_event_type::deleted) {
-    if (handlers_.on_delete) handlers_.on_delete(ev.obj);
+    if (handlers_.on_delete) handlers_.on_delete(obj);
   } else if (old) {
-    if (handlers_.on_update) handlers_.on_update(*old, ev.obj);
+    if (handlers_.on_update) handlers_.on_update(*old, obj);
   } else if (handlers_.on_add) {
-    handlers_.on_add(ev.obj);
+    handlers_.on_add(obj);
   }
 }
 

@@ -28,6 +28,12 @@ struct informer_handlers {
   std::function<void(const api_error&)> on_error;
 };
 
+// `o` without metadata.managedFields (the same object when it has none): the
+// usual informer transform, as controller-runtime strips them from its caches.
+// Server-side apply writes do not need them, and on SSA-written objects they
+// are often the larger part of the document.
+object strip_managed_fields(const object& o);
+
 struct informer_options {
   std::string namespace_;  // "" : all namespaces (or a cluster-scoped kind)
   std::string label_selector;
@@ -37,6 +43,9 @@ struct informer_options {
   std::chrono::milliseconds max_backoff{30'000};
   // Asked of the server per watch (it ends the watch then; the informer resumes).
   int watch_timeout_seconds = 300;
+  // Applied to every listed and watched object before it is stored or handed
+  // to a handler (client-go's cache TransformFunc), e.g. strip_managed_fields.
+  std::function<object(const object&)> transform;
 };
 
 class informer : public std::enable_shared_from_this<informer> {

@@ -22,17 +22,25 @@ struct recorder {
   int errors = 0;
   int syncs = 0;
   int resyncs = 0;
+  int with_managed_fields = 0;  // objects handed to a callback carrying metadata.managedFields
+
+  void note_fields(const object& o) {
+    if (o.get({"metadata", "managedFields"})) ++with_managed_fields;
+  }
 
   k8s::informer_handlers handlers() {
     k8s::informer_handlers h;
     h.on_add = [this](const object& o) {
       std::lock_guard lock(mu);
+      note_fields(o);
       log.push_back("ADD " + std::string(o.name()));
       rvs[std::string(o.name())].emplace_back(o.resource_version());
       state[std::string(o.name())] = std::string(o.get_string({"data", "value"}));
     };
     h.on_update = [this](const object& a, const object& b) {
       std::lock_guard lock(mu);
+      note_fields(a);
+      note_fields(b);
       if (a.resource_version() == b.resource_version()) {
         ++resyncs;
         return;
@@ -43,6 +51,7 @@ struct recorder {
     };
     h.on_delete = [this](const object& o) {
       std::lock_guard lock(mu);
+      note_fields(o);
       log.push_back("DELETE " + std::string(o.name()));
       state.erase(std::string(o.name()));
     };
@@ -166,6 +175,38 @@ BOOST_FIXTURE_TEST_CASE(list_then_watch_with_store_and_resync, informer_fixture)
     return rec.resyncs >= 3;
   }));
   BOOST_TEST(inf->lists() == 1u);
+}
+
+// The transform runs on listed and watched objects before they are stored or
+// delivered: with strip_managed_fields neither the store nor any callback
+// sees the managedFields the server keeps; without it, they arrive.
+BOOST_FIXTURE_TEST_CASE(transform_applies_to_store_and_events, informer_fixture) {
+  auto written = write("pre", "0");
+  BOOST_TEST_REQUIRE(written.get({"metadata", "managedFields"}) != nullptr);  // the server keeps them
+  k8s::informer_options o;
+  o.transform = k8s::strip_managed_fields;
+  start(o);
+  workload("x");
+  converge();
+  BOOST_TEST(!inf->get(ns, "pre")->get({"metadata", "managedFields"}));
+  BOOST_TEST(!inf->get(ns, "x-a")->get({"metadata", "managedFields"}));
+  BOOST_TEST(inf->get(ns, "x-a")->get_string({"data", "value"}) == "3");
+  for (const auto& cached : inf->list()) BOOST_TEST(!cached.get({"metadata", "managedFields"}));
+  {
+    std::lock_guard lock(rec.mu);
+    BOOST_TEST(rec.log.size() == 7u);  // ADD pre, then the workload's six events
+    BOOST_TEST(rec.with_managed_fields == 0);
+  }
+}
+
+BOOST_FIXTURE_TEST_CASE(without_transform_objects_arrive_as_served, informer_fixture) {
+  write("pre", "0");
+  start();
+  write("post", "1");
+  converge();
+  BOOST_TEST(inf->get(ns, "pre")->get({"metadata", "managedFields"}) != nullptr);
+  std::lock_guard lock(rec.mu);
+  BOOST_TEST(rec.with_managed_fields == 2);  // ADD pre (listed), ADD post (watched)
 }
 
 BOOST_FIXTURE_TEST_CASE(server_errors_on_list_are_retried, informer_fixture) {

@@ -93,6 +93,8 @@ std::string why(caf::actor_system& sys, const caf::expected<T>& e) {
   return e ? std::string() : sys.render(e.error());
 }
 
+bool has_managed_fields(const k8s::object& o) { return o.get({"metadata", "managedFields"}) != nullptr; }
+
 using note = std::variant<protocol::object_event, protocol::informer_synced, protocol::kind_availability>;
 
 // Receives subscription messages into `log` until `done(log)` holds or the
@@ -193,6 +195,14 @@ BOOST_FIXTURE_TEST_CASE(every_request_kind_round_trips, cluster_fixture) {
   BOOST_TEST_REQUIRE(static_cast<bool>(applied), why(sys, applied));
   BOOST_TEST(applied->get_string({"data", "value"}) == "five");
 
+  // The server keeps managedFields; no answer of the cluster actor carries them.
+  bool stored_with_fields = false;
+  for (const auto& o : server.list_objects("configmaps", "default"))
+    if (o.name() == "rt") stored_with_fields = has_managed_fields(o);
+  BOOST_TEST(stored_with_fields);
+  for (const auto* o : {&*created, &*got, &*updated, &*patched, &*jsonp, &*applied})
+    BOOST_TEST(!has_managed_fields(*o), o->resource_version());
+
   auto listed = ask<protocol::object_list>(
       self, protocol::list_request{configmap_kind, "default", "", "", protocol::read_from::server});
   BOOST_TEST_REQUIRE(static_cast<bool>(listed));
@@ -200,6 +210,7 @@ BOOST_FIXTURE_TEST_CASE(every_request_kind_round_trips, cluster_fixture) {
   for (const auto& o : listed->items) found = found || o.name() == "rt";
   BOOST_TEST(found);
   BOOST_TEST(!listed->resource_version.empty());
+  for (const auto& o : listed->items) BOOST_TEST(!has_managed_fields(o), o.name());
 
   auto deleted = ask<k8s::object>(self, protocol::delete_request{ref, "", "", protocol::propagation::background});
   BOOST_TEST_REQUIRE(static_cast<bool>(deleted));
@@ -243,6 +254,7 @@ BOOST_FIXTURE_TEST_CASE(subscriber_sees_events_and_cache_answers_after_sync, clu
   auto cached = ask<k8s::object>(self, protocol::get_request{{configmap_kind, "default", "pre"}});
   BOOST_TEST_REQUIRE(static_cast<bool>(cached), why(sys, cached));
   BOOST_TEST(cached->get_string({"data", "value"}) == "0");
+  BOOST_TEST(!has_managed_fields(*cached));  // the informer's transform stripped them
   auto missing = ask<k8s::object>(self, protocol::get_request{{configmap_kind, "default", "none"}});
   BOOST_TEST_REQUIRE(!missing);
   BOOST_TEST(protocol::is_not_found(missing.error()));
@@ -271,6 +283,12 @@ BOOST_FIXTURE_TEST_CASE(subscriber_sees_events_and_cache_answers_after_sync, clu
   BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
       self, protocol::delete_request{{configmap_kind, "default", "ev"}, "", "", protocol::propagation::background})));
   BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::deleted, "ev")));
+  for (const auto& n : log) {
+    const auto* e = std::get_if<protocol::object_event>(&n);
+    if (e == nullptr) continue;
+    BOOST_TEST(!has_managed_fields(e->obj), e->obj.name());
+    BOOST_TEST(!has_managed_fields(e->old), e->obj.name());
+  }
 
   auto ok = ask<protocol::ok_atom>(self, protocol::unsubscribe_request{*sub});
   BOOST_TEST(static_cast<bool>(ok));

@@ -1,194 +1,18 @@
 // The RabbitMQVhost order host end to end against the in-process emulator
-// (deploy/crds and sim/crds installed) with the simulated world (cluster
-// operator, topology operator, External Secrets) running on its own client:
-// the management cluster actor, the cluster directory, the ControlPlane
-// directory and the host, wired as the operator wires a kind.
+// with the simulated world (the fixture is emulator_fixture.hpp).
 //
 // CAF's normal scheduler; every wait polls the emulator's state with a bound,
 // never asserting a wall-clock time.
-#include "actors/c5c3/controlplane/control_plane_actor.hpp"
-#include "actors/c5c3/rabbitmqvhost/constants.hpp"
-#include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/order_pass.hpp"
-#include "actors/cluster/cluster_actor.hpp"
-#include "actors/cluster/cluster_directory.hpp"
 #include "actors/cluster/target_registry.hpp"
-#include "actors/runtime/limiter.hpp"
-#include "config/connection.hpp"
-#include "k8s/base64.hpp"
-#include "k8s/client/observer.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"
-#include "protocol/registry.hpp"
-#include "sim/apiserver/apiserver.hpp"
-#include "tests/rabbitmqvhost_actor/world_runner.hpp"
+#include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
 
-#include <boost/test/unit_test.hpp>
-#include <caf/all.hpp>
-
-#include <chrono>
-#include <cstdlib>
-#include <filesystem>
-#include <functional>
 #include <regex>
-#include <thread>
 
 namespace c5c3::testing {
 namespace {
-
-using namespace std::chrono_literals;
-namespace vh = c5c3::rabbitmqvhost;
-
-caf::actor_system_config& make_config() {
-  static caf::actor_system_config cfg = [] {
-    caf::actor_system_config c;
-    protocol::register_types(c);
-    return c;
-  }();
-  return cfg;
-}
-
-std::string source_dir() {
-  const char* d = std::getenv("C5C3_SOURCE_DIR");
-  return d ? d : ".";
-}
-
-sim::apiserver_options emulator_options() {
-  sim::apiserver_options o;
-  o.crd_dirs = {source_dir() + "/deploy/crds", source_dir() + "/sim/crds"};
-  return o;
-}
-
-void fast(k8s::client_config& c) {
-  c.retry.initial_backoff = 5ms;
-  c.retry.max_backoff = 50ms;
-  c.request_timeout = 10s;
-}
-
-// Polls `done` every 50 ms for at most 60 s.
-bool eventually(const std::function<bool()>& done) {
-  for (int i = 0; i < 1200; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return done();
-}
-
-k8s::object parse(const std::string& json) {
-  std::string err;
-  auto o = k8s::object::parse(json, &err);
-  BOOST_TEST_REQUIRE(o.has_value(), err);
-  return *o;
-}
-
-const k8s::gvk namespace_gvk{"", "v1", "Namespace"};
-
-struct fixture {
-  std::string dir;
-  sim::apiserver server{emulator_options()};
-  std::shared_ptr<k8s::request_counters> operator_requests = std::make_shared<k8s::request_counters>();
-  std::unique_ptr<world_runner> world;
-  runtime::metrics::registry reg;
-  caf::actor_system sys{make_config()};
-  caf::actor management, directory, control_planes, limiter, host;
-
-  fixture() {
-    server.start();
-    std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-rmq-XXXXXX").string();
-    dir = mkdtemp(tmpl.data());
-    server.write_kubeconfig(dir + "/kubeconfig");
-    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
-    BOOST_TEST_REQUIRE(conn.ok());
-    auto wc = conn->client;
-    fast(wc);
-    world = std::make_unique<world_runner>(wc);
-    world->start();
-
-    auto oc = conn->client;
-    fast(oc);
-    oc.observer = operator_requests;
-    management = cluster::spawn_cluster(sys, {"", oc});
-    directory = cluster::spawn_cluster_directory(sys, management);
-    control_planes = c5c3::controlplane::spawn_control_plane_directory(sys, management);
-    limiter = runtime::spawn_limiter(sys, 4);
-    vh::host_options ho;
-    ho.limiter = limiter;
-    ho.max_concurrent_reconciles = 4;
-    ho.clusters = directory;
-    ho.control_planes = control_planes;
-    ho.registry = &reg;
-    host = vh::spawn_host(sys, std::move(ho));
-  }
-
-  ~fixture() {
-    caf::scoped_actor self{sys};
-    self->request(host, 30s, protocol::stop_atom::value).receive([](protocol::ok_atom) {}, [](caf::error&) {});
-    for (const auto& a : {host, limiter, control_planes, directory, management}) {
-      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
-      self->wait_for(a);
-    }
-    world->stop();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-
-  bool synced() {
-    caf::scoped_actor self{sys};
-    bool out = false;
-    self->request(directory, 10s, protocol::synced_atom::value).receive([&](bool b) { out = b; }, [](caf::error&) {});
-    return out;
-  }
-
-  // The operator's requests by method since `since`.
-  std::string requests_since(const std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t>& since) {
-    std::map<std::string, std::uint64_t> by_method;
-    for (auto& [k, n] : operator_requests->by_method_code_host()) {
-      auto it = since.find(k);
-      auto d = n - (it == since.end() ? 0 : it->second);
-      if (d) by_method[std::get<0>(k) + " " + std::get<1>(k)] += d;
-    }
-    std::string out;
-    for (auto& [m, n] : by_method) out += m + "=" + std::to_string(n) + " ";
-    return out.empty() ? "none" : out;
-  }
-
-  void create(const std::string& json) {
-    auto r = world->create(parse(json));
-    BOOST_TEST_REQUIRE(r.ok(), (r.ok() ? "" : r.error().describe()));
-  }
-
-  k8s::object order(const std::string& name) const {
-    return server.get_object("rabbitmqvhosts.c5c3.io", "tenant-a", name);
-  }
-  std::string reason(const std::string& name, const std::string& type) const {
-    auto c = order(name).find_condition(type);
-    return c ? c->reason : "";
-  }
-  bool ready(const std::string& name) const {
-    auto c = order(name).find_condition("Ready");
-    return c && c->is_true() && k8s::get_int(order(name).json(), {"status", "observedGeneration"}).value_or(0) ==
-                                    order(name).generation();
-  }
-  std::map<std::string, std::string> delivered(const std::string& name) const {
-    std::map<std::string, std::string> out;
-    auto s = server.get_object("secrets", "tenant-a", name + "-credentials");
-    if (!s) return out;
-    for (auto& k : {"transport_url", "host", "port", "username", "password", "vhost"}) {
-      auto v = s.get_string({"data", k});
-      if (v.empty()) continue;
-      auto d = k8s::base64_decode(v);
-      if (d) out[k] = *d;
-    }
-    return out;
-  }
-  // The order's children in the ControlPlane's namespace, by kind.
-  std::size_t children(const std::string& resource, const std::string& order_name) const {
-    std::size_t n = 0;
-    for (auto& o : server.list_objects(resource, "openstack"))
-      if (o.label(vh::label_name).value_or("") == order_name) ++n;
-    return n;
-  }
-};
 
 // A target cluster "edge-1" (its own emulator with deploy/crds) engaged by
 // the target registry from a labelled kubeconfig Secret.
@@ -235,38 +59,6 @@ struct target_fixture : fixture {
     BOOST_TEST_REQUIRE(ok, why);
   }
 };
-
-const std::string namespaces[] = {
-    R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"openstack"}})",
-    R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"tenant-a"}})",
-};
-
-const std::string control_plane = R"({"apiVersion":"c5c3.io/v1alpha1","kind":"ControlPlane",
-  "metadata":{"name":"cp","namespace":"openstack"},
-  "spec":{"region":"RegionOne","secretStoreRef":{"kind":"ClusterSecretStore","name":"openbao-cluster-store"},
-    "services":{"keystone":{"mode":"Managed","publicEndpoint":"https://keystone.example.test"}},
-    "infrastructure":{"messaging":{"clusterRef":{"name":"openstack-rabbitmq"},"replicas":1},
-      "publishedMessagingEndpoint":"rabbitmq.example.test:5672"},
-    "korc":{"adminCredential":{"domainName":"Default","cloudCredentialsRef":{"secretName":"k-orc-clouds-yaml","cloudName":"admin"}}},
-    "namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"]},
-      {"namespace":"tenant-b","targetClusterRef":{"name":"edge-1"}}]}})";
-
-const std::string rabbitmq_cluster = R"({"apiVersion":"rabbitmq.com/v1beta1","kind":"RabbitmqCluster",
-  "metadata":{"name":"openstack-rabbitmq","namespace":"openstack"},"spec":{"replicas":1}})";
-
-const std::string store = R"({"apiVersion":"external-secrets.io/v1","kind":"ClusterSecretStore",
-  "metadata":{"name":"openbao-cluster-store"},
-  "spec":{"provider":{"vault":{"server":"https://openbao.example.test","path":"openstack","version":"v2",
-    "auth":{"kubernetes":{"mountPath":"kubernetes","role":"c5c3"}}}}}})";
-
-std::string vhost_order(const std::string& name, const std::string& policy) {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"RabbitMQVhost","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("rotation":{"gracePeriod":"4s"},"deletionPolicy":")" +
-         policy + R"("}})";
-}
-
-const k8s::gvk order_gvk{"c5c3.io", "v1alpha1", "RabbitMQVhost"};
 
 }  // namespace
 

@@ -77,7 +77,14 @@ struct order_memo {
     newer.emplace_back(std::string(before.resource_version()), after);
     if (newer.size() > capacity) newer.pop_front();
   }
-  k8s::object latest(k8s::object o) const {
+  // The newest version the memo knows of `o`, the cached order. The cache
+  // only moves forward, so the entries written before the version it holds
+  // are spent and dropped (all of them once the cache has caught up): a
+  // converged order keeps at most its last pass's answers.
+  k8s::object latest(k8s::object o) {
+    newer.erase(newer.begin(), std::find_if(newer.begin(), newer.end(), [&](const auto& e) {
+                  return e.first == o.resource_version();
+                }));
     for (std::size_t hops = 0; hops < capacity; ++hops) {
       auto it = std::find_if(newer.begin(), newer.end(),
                              [&](const auto& e) { return e.first == o.resource_version(); });

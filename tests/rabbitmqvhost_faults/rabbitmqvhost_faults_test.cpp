@@ -62,6 +62,7 @@ struct fault_fixture : fixture {
   void expect_fired(const std::vector<std::string>& ids) const {
     auto counts = server.fault_counts();
     BOOST_TEST(counts.total > 0u);
+    BOOST_TEST_MESSAGE("faults fired: " << counts.total);
     for (auto& id : ids) {
       BOOST_TEST_CONTEXT("fault rule " << id) {
         auto it = counts.by_rule.find(id);
@@ -213,7 +214,6 @@ BOOST_FIXTURE_TEST_CASE(server_errors_on_writes_converge_without_duplicate_child
   wait_ready();
   expect_fired(ids);
   expect_converged_children();
-  BOOST_TEST_MESSAGE("faults fired: " << server.fault_counts().total);
 }
 
 BOOST_FIXTURE_TEST_CASE(too_many_requests_with_retry_after_converge, throttled_fixture) {

@@ -5,11 +5,11 @@
 #include "sim/world/client_world_api.hpp"
 #include "sim/world/management_broker.hpp"
 #include "sim/world/memory_broker.hpp"
+#include "sim/world/world_driver.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include <condition_variable>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -200,48 +200,14 @@ int run_world_command(const std::vector<std::string>& args) {
   }
   if (!install_crds(**client, o->crds)) return finish(1);
 
-  std::mutex mu;
-  std::condition_variable cv;
-  bool dirty = true;
-  bool stopping = false;
   client_world_api api(*client);
-  api.start([&] {
-    std::lock_guard lock(mu);
-    dirty = true;
-    cv.notify_one();
-  });
-  std::thread signals([&] {
-    int sig = 0;
-    sigwait(&set, &sig);
-    std::lock_guard lock(mu);
-    stopping = true;
-    cv.notify_one();
-  });
+  world_driver driver(api, std::move(wo));
   std::cout << "c5c3-sim world: simulating against " << conn->source
             << (o->management_url.empty() ? " with an in-memory broker" : " with RabbitMQ at " + o->management_url)
             << std::endl;
-
-  world w(api, wo);
-  constexpr auto resync = std::chrono::seconds(30);
-  auto next = k8s::clock::now() + resync;
-  for (;;) {
-    {
-      std::unique_lock lock(mu);
-      cv.wait_until(lock, next, [&] { return stopping || dirty || k8s::clock::now() >= next; });
-      if (stopping) break;
-      dirty = false;
-    }
-    if (!api.synced()) {
-      next = k8s::clock::now() + std::chrono::milliseconds(200);
-      continue;
-    }
-    auto r = w.pass();
-    auto now = k8s::clock::now();
-    next = std::min(r.next_pass.value_or(now + resync), now + resync);
-    if (r.write_errors) next = std::min(next, now + std::chrono::seconds(1));
-  }
-  api.stop();
-  signals.join();
+  int sig = 0;
+  sigwait(&set, &sig);
+  driver.stop();
   return finish(0);
 }
 

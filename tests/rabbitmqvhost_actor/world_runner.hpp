@@ -8,15 +8,13 @@
 #include "k8s/client/client.hpp"
 #include "sim/world/client_world_api.hpp"
 #include "sim/world/memory_broker.hpp"
-#include "sim/world/world.hpp"
+#include "sim/world/world_driver.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include <condition_variable>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 namespace c5c3::testing {
@@ -40,24 +38,13 @@ class world_runner {
     sim::world::world_options wo;
     wo.rabbitmq = broker;
     wo.openbao = openbao;
-    world_ = std::make_unique<sim::world::world>(*api_, wo);
-    api_->start([this] {
-      std::lock_guard lock(mu_);
-      dirty_ = true;
-      cv_.notify_one();
-    });
-    loop_ = std::thread([this] { run(); });
+    // Quicker than the defaults: tests wait on the world.
+    driver_ = std::make_unique<sim::world::world_driver>(
+        *api_, wo, sim::world::driver_options{std::chrono::milliseconds(50), std::chrono::milliseconds(200)});
   }
 
   void stop() {
-    {
-      std::lock_guard lock(mu_);
-      if (stopped_) return;
-      stopped_ = true;
-      cv_.notify_one();
-    }
-    if (loop_.joinable()) loop_.join();
-    api_->stop();
+    if (driver_) driver_->stop();
     guard_.reset();
     io_.stop();
     if (io_thread_.joinable()) io_thread_.join();
@@ -90,38 +77,12 @@ class world_runner {
   }
 
  private:
-  void run() {
-    constexpr auto resync = std::chrono::seconds(30);
-    auto next = k8s::clock::now();
-    for (;;) {
-      {
-        std::unique_lock lock(mu_);
-        cv_.wait_until(lock, next, [&] { return stopped_ || dirty_ || k8s::clock::now() >= next; });
-        if (stopped_) return;
-        dirty_ = false;
-      }
-      if (!api_->synced()) {
-        next = k8s::clock::now() + std::chrono::milliseconds(50);
-        continue;
-      }
-      auto r = world_->pass();
-      auto now = k8s::clock::now();
-      next = std::min(r.next_pass.value_or(now + resync), now + resync);
-      if (r.write_errors) next = std::min(next, now + std::chrono::milliseconds(200));
-    }
-  }
-
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_;
   std::thread io_thread_;
   std::shared_ptr<k8s::client> client_;
   std::unique_ptr<sim::world::client_world_api> api_;
-  std::unique_ptr<sim::world::world> world_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool dirty_ = true;
-  bool stopped_ = false;
-  std::thread loop_;
+  std::unique_ptr<sim::world::world_driver> driver_;
 };
 
 }  // namespace c5c3::testing

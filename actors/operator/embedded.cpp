@@ -3,6 +3,7 @@
 #include "actors/operator/embedded_paths.hpp"
 #include "actors/operator/embedded_table.hpp"
 #include "actors/operator/embedded_world.hpp"
+#include "k8s/client/blocking.hpp"
 #include "k8s/yaml.hpp"
 #include "sim/apiserver/apiserver.hpp"
 
@@ -16,7 +17,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <thread>
 
@@ -42,11 +42,9 @@ bool apply_file(k8s::client& c, const std::string& file, bool force, std::string
   for (auto& d : *docs) {
     if (!d.IsObject()) continue;
     k8s::object obj(std::move(d));
-    std::promise<k8s::result<k8s::object>> p;
-    auto fut = p.get_future();
-    c.apply(obj, {std::string(field_manager), force, false, false},
-            [&p](k8s::result<k8s::object> r) { p.set_value(std::move(r)); });
-    auto r = fut.get();
+    auto r = k8s::wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) {
+      c.apply(obj, {std::string(field_manager), force, false, false}, std::move(cb));
+    });
     if (!r) {
       error = file + ": " + std::string(obj.kind()) + " " + obj.key().to_string() + ": " + r.error().describe();
       return false;

@@ -1,18 +1,13 @@
 #include "sim/world/client_world_api.hpp"
 
+#include "k8s/client/blocking.hpp"
+
 #include <cstdlib>
-#include <future>
 
 namespace c5c3::sim::world {
 namespace {
 
-template <class T>
-k8s::result<T> wait_for(const std::function<void(k8s::callback<T>)>& start) {
-  auto p = std::make_shared<std::promise<k8s::result<T>>>();
-  auto f = p->get_future();
-  start([p](k8s::result<T> r) { p->set_value(std::move(r)); });
-  return f.get();
-}
+using k8s::wait_for;
 
 // Whether `cached` is at least as new as `written`. resourceVersions are
 // opaque, but etcd's (and the emulator's) are increasing integers; other

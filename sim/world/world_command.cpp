@@ -1,6 +1,7 @@
 #include "sim/world/world_command.hpp"
 
 #include "config/connection.hpp"
+#include "k8s/client/blocking.hpp"
 #include "k8s/yaml.hpp"
 #include "sim/world/client_world_api.hpp"
 #include "sim/world/management_broker.hpp"
@@ -13,7 +14,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -72,11 +72,9 @@ bool install_crds(k8s::client& c, const std::string& dir) {
       auto id = std::string(crd.get_string({"spec", "group"})) + "/" +
                 std::string(crd.get_string({"spec", "names", "kind"}));
       if (crd.kind() != "CustomResourceDefinition" || !simulated.contains(id)) continue;
-      std::promise<k8s::result<k8s::object>> p;
-      auto fut = p.get_future();
-      c.create(crd, {std::string(client_world_api::field_manager), false},
-               [&p](k8s::result<k8s::object> r) { p.set_value(std::move(r)); });
-      auto r = fut.get();
+      auto r = k8s::wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) {
+        c.create(crd, {std::string(client_world_api::field_manager), false}, std::move(cb));
+      });
       if (r) {
         std::cout << "installed CRD " << crd.name() << std::endl;
       } else if (!r.error().already_exists()) {

@@ -5,6 +5,7 @@
 // cluster actor has a client of its own.
 #pragma once
 
+#include "k8s/client/blocking.hpp"
 #include "k8s/client/client.hpp"
 #include "sim/world/client_world_api.hpp"
 #include "sim/world/memory_broker.hpp"
@@ -13,7 +14,6 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
-#include <future>
 #include <memory>
 #include <thread>
 
@@ -54,26 +54,20 @@ class world_runner {
 
   // Blocking calls for the test's own writes.
   k8s::result<k8s::object> create(const k8s::object& o) {
-    std::promise<k8s::result<k8s::object>> p;
-    auto f = p.get_future();
-    client_->create(o, {"test", false}, [&p](k8s::result<k8s::object> r) { p.set_value(std::move(r)); });
-    return f.get();
+    return k8s::wait_for<k8s::object>(
+        [&](k8s::callback<k8s::object> cb) { client_->create(o, {"test", false}, std::move(cb)); });
   }
   k8s::result<k8s::object> merge_patch(const k8s::gvk& gvk, const std::string& ns, const std::string& name,
                                        const std::string& body) {
-    std::promise<k8s::result<k8s::object>> p;
-    auto f = p.get_future();
     k8s::patch_options po;
     po.field_manager = "test";
-    client_->patch(gvk, ns, name, k8s::patch_type::merge, body, po,
-                   [&p](k8s::result<k8s::object> r) { p.set_value(std::move(r)); });
-    return f.get();
+    return k8s::wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) {
+      client_->patch(gvk, ns, name, k8s::patch_type::merge, body, po, std::move(cb));
+    });
   }
   k8s::result<k8s::object> remove(const k8s::gvk& gvk, const std::string& ns, const std::string& name) {
-    std::promise<k8s::result<k8s::object>> p;
-    auto f = p.get_future();
-    client_->remove(gvk, ns, name, {}, [&p](k8s::result<k8s::object> r) { p.set_value(std::move(r)); });
-    return f.get();
+    return k8s::wait_for<k8s::object>(
+        [&](k8s::callback<k8s::object> cb) { client_->remove(gvk, ns, name, {}, std::move(cb)); });
   }
 
  private:

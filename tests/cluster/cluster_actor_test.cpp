@@ -12,6 +12,7 @@
 #include "protocol/registry.hpp"
 #include "protocol/subscription.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "tests/actor_config.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -31,14 +32,7 @@ constexpr auto deadline = 30s;
 const k8s::gvk configmap_kind{"", "v1", "ConfigMap"};
 const k8s::gvk widget_kind{"example.c5c3.io", "v1", "Widget"};
 
-caf::actor_system_config& make_config() {
-  static caf::actor_system_config cfg = [] {
-    caf::actor_system_config c;
-    protocol::register_types(c);
-    return c;
-  }();
-  return cfg;
-}
+using c5c3::testing::make_config;
 
 struct cluster_fixture {
   sim::apiserver server;

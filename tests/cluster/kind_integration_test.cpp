@@ -19,6 +19,7 @@
 #include "protocol/registry.hpp"
 #include "protocol/subscription.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "tests/actor_config.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -64,14 +65,7 @@ spec:
           status: {type: object, x-kubernetes-preserve-unknown-fields: true}
 )";
 
-caf::actor_system_config& make_config() {
-  static caf::actor_system_config cfg = [] {
-    caf::actor_system_config c;
-    protocol::register_types(c);
-    return c;
-  }();
-  return cfg;
-}
+using c5c3::testing::make_config;
 
 // What the passes did, shared with the order actors (they run on CAF's threads).
 struct pass_record {

@@ -21,6 +21,7 @@
 #include "protocol/order.hpp"
 #include "protocol/registry.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "tests/actor_config.hpp"
 #include "tests/rabbitmqvhost_actor/world_runner.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -39,15 +40,6 @@ namespace c5c3::testing {
 
 using namespace std::chrono_literals;
 namespace vh = c5c3::rabbitmqvhost;
-
-inline caf::actor_system_config& make_config() {
-  static caf::actor_system_config cfg = [] {
-    caf::actor_system_config c;
-    protocol::register_types(c);
-    return c;
-  }();
-  return cfg;
-}
 
 inline std::string source_dir() {
   const char* d = std::getenv("C5C3_SOURCE_DIR");

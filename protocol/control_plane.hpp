@@ -7,12 +7,15 @@
 //                                       endpoints_request -> control_plane_endpoints
 //   ControlPlane actor -> order host  : control_plane_changed (the fan-out that
 //                                       orderControlPlanePredicate passes)
+//   order host -> ControlPlane directory : (cp_host_atom, caf::actor host)
+//                                       registers a host for the fan-out; ok_atom
 #pragma once
 
 #include "protocol/order.hpp"
 #include "protocol/payloads.hpp"
 
 #include <caf/allowed_unsafe_message_type.hpp>
+#include <caf/atom.hpp>
 #include <caf/meta/type_name.hpp>
 
 #include <cstdint>
@@ -20,6 +23,8 @@
 #include <vector>
 
 namespace c5c3::protocol {
+
+using cp_host_atom = caf::atom_constant<caf::atom("cp_host")>;
 
 // The ControlPlane an order references: spec.controlPlaneRef resolved to a
 // namespace and a name.

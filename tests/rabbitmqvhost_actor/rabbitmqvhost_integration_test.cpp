@@ -3,7 +3,7 @@
 //
 // CAF's normal scheduler; every wait polls the emulator's state with a bound,
 // never asserting a wall-clock time.
-#include "actors/c5c3/rabbitmqvhost/order_pass.hpp"
+#include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/cluster/target_registry.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"

@@ -5,7 +5,7 @@
 // Plus the pass's I/O paths against the fake cluster: teardown with the
 // ControlPlane gone, an unserved topology kind, a foreign Vhost met on create,
 // a Conflict on the status write.
-#include "actors/c5c3/rabbitmqvhost/order_pass.hpp"
+#include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/spec.hpp"
 #include "actors/runtime/order_actor.hpp"
 #include "tests/rabbitmqvhost_actor/fake_world.hpp"

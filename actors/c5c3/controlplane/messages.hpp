@@ -20,7 +20,7 @@
 
 namespace c5c3::c5c3::controlplane {
 
-using cp_host_atom = caf::atom_constant<caf::atom("cp_host")>;
+using protocol::cp_host_atom;
 using cp_lookup_atom = caf::atom_constant<caf::atom("cp_lookup")>;
 
 struct control_plane_probe {

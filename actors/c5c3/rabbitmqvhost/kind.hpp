@@ -1,15 +1,18 @@
-// The RabbitMQVhost kind plugged into the runtime: its order host, the pass
-// each order actor runs (order_pass.hpp), and the watches that feed the host
-// (rabbitmqvhost-reconciler.txt "Watches"; design.md "One actor per order").
+// The RabbitMQVhost kind plugged into the runtime: its declaration
+// (declaration.hpp) on the order runner (actors/runtime/runner), an order host
+// whose actors run it, and the watches the declaration implies
+// (rabbitmqvhost-reconciler.txt "Watches").
 #pragma once
 
 #include "actors/c5c3/scaffold/crypto.hpp"
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
+#include "actors/runtime/pass.hpp"
 
 #include <caf/actor.hpp>
 #include <caf/actor_system.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,8 +27,8 @@ struct host_options {
   caf::actor control_planes;  // ControlPlane directory
   std::string field_manager = "c5c3-operator";
   runtime::order_actor_options actor_options;
-  // Added fields: where the sub-reconciler instrumenter registers (null: the
-  // default registry) and the password randomness (empty: OpenSSL's).
+  // Where the sub-reconciler instrumenter registers (null: the default
+  // registry) and the password randomness (empty: OpenSSL's).
   runtime::metrics::registry* registry = nullptr;
   random_source random;
 };
@@ -34,5 +37,14 @@ struct host_options {
 // every cluster, the children on the management cluster, optional topology/ESO kinds) and the host
 // with `control_planes`.
 caf::actor spawn_host(caf::actor_system& sys, host_options opts);
+
+// One order's pass without a host (tests drive an order actor with it).
+struct pass_deps {
+  caf::actor clusters;
+  caf::actor control_planes;
+  std::string field_manager = "c5c3-operator";
+  random_source random;  // empty: system_random()
+};
+runtime::pass_fn make_order_pass(pass_deps deps);
 
 }  // namespace c5c3::c5c3::rabbitmqvhost

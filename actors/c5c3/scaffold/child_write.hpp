@@ -1,47 +1,23 @@
-// The writes a plan asks for, as plain data. An actor issues them in order,
-// on the cluster each names; the first that fails ends the batch. A write
-// whose answer a later step needs ends the plan: the actor folds the answer
-// into its snapshot and plans again, until a plan asks for nothing.
+// The writes a plan asks for: the order runner's vocabulary
+// (actors/runtime/runner/write.hpp), named here as the scaffold's steps use
+// them. An actor issues them in order, on the cluster each names; the first
+// that fails ends the batch. A write whose answer a later step needs ends the
+// plan: the runner folds the answer into its snapshot and plans again, until
+// a plan asks for nothing.
 #pragma once
 
-#include "k8s/object.hpp"
-
-#include <string>
-#include <string_view>
+#include "actors/runtime/runner/write.hpp"
 
 namespace c5c3::c5c3 {
 
-enum class write_verb {
-  create,       // POST; AlreadyExists means somebody else's object: read it and plan again
-  apply,        // Server-Side Apply with the operator's field manager
-  update,       // PUT of a read-modify-write, with the live resourceVersion as precondition
-  merge_patch,  // JSON merge patch; body is the patch (with apiVersion, kind, name, namespace)
-  delete_,      // DELETE of body's object (NotFound is success)
-};
-
-enum class write_cluster {
-  management,  // the ControlPlane's namespace on the management cluster
-  order,       // the order's own cluster (its delivered Secret)
-};
-
-struct child_write {
-  write_verb verb = write_verb::apply;
-  write_cluster cluster = write_cluster::management;
-  k8s::object body;
-  bool force = false;  // SSA forced ownership
-
-  std::string_view kind() const { return body.kind(); }
-  std::string_view name() const { return body.name(); }
-  // "apply Vhost ns/name": for logs and tests; never carries a Secret's data.
-  std::string describe() const;
-};
-
-child_write make_create(k8s::object obj, write_cluster c = write_cluster::management);
-child_write make_apply(k8s::object obj, write_cluster c = write_cluster::management, bool force = false);
-child_write make_update(k8s::object obj, write_cluster c = write_cluster::management);
-child_write make_merge_patch(k8s::object patch, write_cluster c = write_cluster::management);
-child_write make_delete(const k8s::object& live, write_cluster c = write_cluster::management);
-
-std::string_view verb_name(write_verb v);
+using runtime::child_write;
+using runtime::make_apply;
+using runtime::make_create;
+using runtime::make_delete;
+using runtime::make_merge_patch;
+using runtime::make_update;
+using runtime::verb_name;
+using runtime::write_cluster;
+using runtime::write_verb;
 
 }  // namespace c5c3::c5c3

@@ -27,31 +27,6 @@ bool subset(const k8s::json_value& want, const k8s::json_value& have) {
 
 }  // namespace
 
-std::string child_write::describe() const {
-  return fmt::format("{} {} {}", verb_name(verb), body.kind(), body.key().to_string());
-}
-
-std::string_view verb_name(write_verb v) {
-  switch (v) {
-    case write_verb::create: return "create";
-    case write_verb::apply: return "apply";
-    case write_verb::update: return "update";
-    case write_verb::merge_patch: return "patch";
-    case write_verb::delete_: return "delete";
-  }
-  return "?";
-}
-
-child_write make_create(k8s::object obj, write_cluster c) { return {write_verb::create, c, std::move(obj), false}; }
-child_write make_apply(k8s::object obj, write_cluster c, bool force) {
-  return {write_verb::apply, c, std::move(obj), force};
-}
-child_write make_update(k8s::object obj, write_cluster c) { return {write_verb::update, c, std::move(obj), false}; }
-child_write make_merge_patch(k8s::object patch, write_cluster c) {
-  return {write_verb::merge_patch, c, std::move(patch), false};
-}
-child_write make_delete(const k8s::object& live, write_cluster c) { return {write_verb::delete_, c, live, false}; }
-
 bool applied_fields_present(const k8s::object& desired, const k8s::object& live) {
   for (auto& m : desired.json().GetObject()) {
     auto name = k8s::as_string_view(m.name);

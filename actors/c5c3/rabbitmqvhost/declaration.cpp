@@ -1,0 +1,188 @@
+#include "actors/c5c3/rabbitmqvhost/declaration.hpp"
+
+#include "actors/c5c3/rabbitmqvhost/messaging_gate.hpp"
+
+namespace c5c3::c5c3::rabbitmqvhost {
+
+namespace rt = ::c5c3::runtime;
+
+k8s::gvk order_gvk() { return {"c5c3.io", "v1alpha1", "RabbitMQVhost"}; }
+k8s::gvk vhost_gvk() { return {"rabbitmq.com", "v1beta1", "Vhost"}; }
+k8s::gvk user_gvk() { return {"rabbitmq.com", "v1beta1", "User"}; }
+k8s::gvk permission_gvk() { return {"rabbitmq.com", "v1beta1", "Permission"}; }
+k8s::gvk push_secret_gvk() { return {"external-secrets.io", "v1alpha1", "PushSecret"}; }
+k8s::gvk secret_store_gvk(std::string_view kind) { return {"external-secrets.io", "v1", std::string(kind)}; }
+k8s::gvk rabbitmq_cluster_gvk() { return {"rabbitmq.com", "v1beta1", "RabbitmqCluster"}; }
+k8s::gvk secret_gvk() { return {"", "v1", "Secret"}; }
+std::string rabbitmq_secret_selector() { return "app.kubernetes.io/part-of=rabbitmq"; }
+
+store_ref control_plane_store_ref(const k8s::object& cp) {
+  store_ref r;
+  auto kind = cp.get_string({"spec", "secretStoreRef", "kind"});
+  auto name = cp.get_string({"spec", "secretStoreRef", "name"});
+  if (!name.empty()) {
+    r.name = std::string(name);
+    r.kind = kind == "ClusterSecretStore" ? "ClusterSecretStore" : "SecretStore";
+  }
+  return r;
+}
+
+bool secret_store_ready(const k8s::object& store) {
+  auto c = store.find_condition("Ready");
+  return c && c->is_true();
+}
+
+namespace {
+
+rt::ownership_keys keys() {
+  return {std::string(label_name), std::string(label_namespace), std::string(label_cluster)};
+}
+
+// The ControlPlane of a live order (the broker and the store are read for
+// the legs only).
+const k8s::object* live_control_plane(const rt::sense_snapshot& s) {
+  return s.order.terminating() ? nullptr : s.control_plane_or_null();
+}
+
+rt::locate_fn store_of_kind(std::string kind) {
+  return [kind](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
+    const auto* cp = live_control_plane(s);
+    if (!cp) return std::nullopt;
+    auto ref = control_plane_store_ref(*cp);
+    if (ref.kind != kind) return std::nullopt;
+    return rt::locator{kind == "ClusterSecretStore" ? std::string() : std::string(cp->namespace_()), ref.name};
+  };
+}
+
+}  // namespace
+
+std::vector<rt::read_slot> reads() {
+  const auto k = keys();
+  std::vector<rt::read_slot> out{
+      rt::children("vhosts", vhost_gvk(), k),
+      rt::children("users", user_gvk(), k),
+      rt::children("permissions", permission_gvk(), k),
+      rt::children("push_secrets", push_secret_gvk(), k),
+      rt::children("secrets", secret_gvk(), k, false),
+  };
+  // The delivered Secret beside the order carries the name and namespace
+  // labels (no cluster label).
+  auto delivered = rt::named(
+      "delivered", secret_gvk(),
+      [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
+        return rt::locator{std::nullopt, s.key.name + std::string(credentials_secret_suffix)};
+      },
+      k.name);
+  delivered.cluster = rt::cluster_role::order;
+  delivered.ns = rt::namespace_role::order;
+  delivered.labelled = true;
+  delivered.live_before_write = true;
+  out.push_back(std::move(delivered));
+
+  out.push_back(rt::named(
+      "rabbitmq_cluster", rabbitmq_cluster_gvk(),
+      [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
+        const auto* cp = live_control_plane(s);
+        auto key = cp ? messaging_cluster_key(*cp) : std::nullopt;
+        if (!key) return std::nullopt;
+        return rt::locator{key->namespace_, key->name};
+      },
+      "", true));
+  // The cluster operator's Secrets are watched by its part-of label; the API
+  // server only when the Secret is not there.
+  auto default_user = rt::named(
+      "default_user", secret_gvk(),
+      [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
+        const auto* rc = s.one("rabbitmq_cluster");
+        auto key = rc ? default_user_secret_key(*rc) : std::nullopt;
+        if (!key) return std::nullopt;
+        return rt::locator{key->namespace_, key->name};
+      },
+      rabbitmq_secret_selector());
+  default_user.after = {"rabbitmq_cluster"};
+  default_user.server_fallback = true;
+  out.push_back(std::move(default_user));
+  out.push_back(rt::named("secret_store", secret_store_gvk("SecretStore"), store_of_kind("SecretStore"), "", true));
+  out.push_back(rt::named("cluster_secret_store", secret_store_gvk("ClusterSecretStore"),
+                          store_of_kind("ClusterSecretStore"), "", true));
+  return out;
+}
+
+pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& random) {
+  pass_snapshot p;
+  p.order = &s.order;
+  p.cluster = s.key.cluster;
+  p.control_plane = s.control_plane_or_null();
+  p.rabbitmq_cluster = s.one("rabbitmq_cluster");
+  p.default_user_secret = s.one("default_user");
+  if (p.control_plane) {
+    auto ref = control_plane_store_ref(*p.control_plane);
+    p.store.kind = ref.kind;
+    p.store.name = ref.name;
+    const auto* store = s.one(ref.kind == "ClusterSecretStore" ? "cluster_secret_store" : "secret_store");
+    p.store.ready = store && secret_store_ready(*store);
+  }
+  p.served = {s.served("vhosts"), s.served("users"), s.served("permissions")};
+  p.vhosts = s.list("vhosts");
+  p.users = s.list("users");
+  p.permissions = s.list("permissions");
+  p.secrets = s.list("secrets");
+  p.push_secrets = s.list("push_secrets");
+  p.delivered_secret = s.one("delivered");
+  p.read_by_name = s.read_by_name;
+  p.now = s.now;
+  p.random = random;
+  return p;
+}
+
+rt::order_plan order_plan_of(const pass_plan& p, const pass_snapshot& s) {
+  rt::order_plan out;
+  out.writes = p.writes;
+  const bool teardown = p.stage == pass_stage::teardown;
+  out.replan_after_writes = !teardown;
+  // With the ControlPlane gone a failed delete is logged and the finalizer
+  // released anyway; with it present the pass comes back.
+  out.fail_open = teardown && p.release_finalizer;
+  if (p.add_finalizer) out.finalizer = rt::finalizer_op::add;
+  if (p.release_finalizer) out.finalizer = rt::finalizer_op::release;
+  if (p.status_changed) {
+    auto b = s.order->edit();
+    write_status(b, p.status);
+    k8s::write_conditions(b, p.conditions);
+    out.status = std::move(b).freeze();
+  }
+  out.requeue = p.requeue;
+  if (!teardown) {
+    if (p.status.next_rotation) out.timers["rotation"] = *p.status.next_rotation;
+    if (p.status.previous_password_delete_at && p.status.previous_password_generation > 0)
+      out.timers["grace"] = *p.status.previous_password_delete_at;
+  }
+  if (p.stage == pass_stage::legs) out.instrument = p.conditions;
+  switch (p.stage) {
+    case pass_stage::refused_admission: out.stage = "admission"; break;
+    case pass_stage::add_finalizer: out.stage = "finalizer"; break;
+    case pass_stage::refused_gate: out.stage = "messaging gate"; break;
+    case pass_stage::legs: out.stage = "legs"; break;
+    case pass_stage::teardown: out.stage = "teardown"; break;
+  }
+  return out;
+}
+
+std::shared_ptr<const rt::kind_declaration> declaration(random_source random) {
+  if (!random) random = system_random();
+  auto k = std::make_shared<rt::kind_declaration>();
+  k->controller = "rabbitmqvhost";
+  k->gvk = order_gvk();
+  k->keys = keys();
+  k->finalizer = std::string(finalizer);
+  k->reads = reads();
+  k->plan = [random](const rt::sense_snapshot& s) {
+    auto snap = snapshot_of(s, random);
+    return order_plan_of(plan_pass(snap), snap);
+  };
+  for (const auto& e : sub_reconcilers)
+    k->instrumenter.push_back({std::string(e.sub_reconciler), std::string(e.condition_type)});
+  return k;
+}
+
+}  // namespace c5c3::c5c3::rabbitmqvhost

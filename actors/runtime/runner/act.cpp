@@ -1,0 +1,275 @@
+// The runner's act step: the plan, its writes in order with every answer
+// interpreted here, the live reads before writes, the finalizer, the status,
+// and the pass result.
+#include "actors/runtime/runner/fold.hpp"
+#include "actors/runtime/runner/run_state.hpp"
+#include "protocol/api_error.hpp"
+#include "protocol/cluster_io.hpp"
+
+#include <algorithm>
+
+namespace c5c3::runtime::detail {
+
+namespace proto = ::c5c3::protocol;
+
+namespace {
+
+using answer_fn = std::function<void(const k8s::object&)>;
+using error_fn = std::function<void(const caf::error&)>;
+
+// The resourceVersion of `w`'s object as the pass sees it ("" when absent).
+std::string seen_version(const run_ptr& r, const child_write& w) {
+  if (w.verb == write_verb::delete_ || w.verb == write_verb::update) return std::string(w.body.resource_version());
+  for (const auto& slot : r->kind->reads) {
+    auto it = r->snap.slots.find(slot.id);
+    if (it == r->snap.slots.end() || slot.cluster != w.cluster) continue;
+    for (const auto& o : it->second.items)
+      if (o.name() == w.name() && o.namespace_() == w.body.namespace_() && slot.gvk.kind == w.kind())
+        return std::string(o.resource_version());
+  }
+  return {};
+}
+
+void issue(const run_ptr& r, const child_write& w, answer_fn ok, error_fn err) {
+  const auto& cluster = r->cluster_of(w.cluster);
+  proto::write_options opts{r->deps->field_manager, false};
+  auto* self = r->self();
+  auto on_ok = [r, ok](const k8s::object& o) {
+    if (r->ctx.open()) ok(o);  // an answer after the pass gave up is ignored
+  };
+  auto on_error = [r, err](const caf::error& e) {
+    if (r->ctx.open()) err(e);
+  };
+  switch (w.verb) {
+    case write_verb::create:
+      self->request(cluster, r->timeout(), proto::create_request{w.body, opts}).then(on_ok, on_error);
+      return;
+    case write_verb::apply:
+      self->request(cluster, r->timeout(), proto::apply_request{w.body, "", w.force, opts}).then(on_ok, on_error);
+      return;
+    case write_verb::update:
+      self->request(cluster, r->timeout(), proto::update_request{w.body, "", opts}).then(on_ok, on_error);
+      return;
+    case write_verb::merge_patch:
+      self->request(cluster, r->timeout(),
+                    proto::patch_request{proto::ref_of(w.body), proto::patch_type::merge, w.body.to_json(), "", opts})
+          .then(on_ok, on_error);
+      return;
+    case write_verb::delete_: {
+      proto::delete_request d{proto::ref_of(w.body), std::string(w.body.uid()), "", proto::propagation::background};
+      self->request(cluster, r->timeout(), d).then(on_ok, [on_ok, on_error](const caf::error& e) {
+        if (proto::is_not_found(e)) return on_ok(k8s::object{});  // already gone: success
+        on_error(e);
+      });
+      return;
+    }
+  }
+}
+
+void settle(const run_ptr& r, std::shared_ptr<const order_plan> plan);
+
+// Issues plan.writes[i..] in order, then `done`.
+void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::size_t i, std::function<void()> done) {
+  if (!r->ctx.open()) return;
+  if (i == plan->writes.size()) return done();
+  const auto& w = plan->writes[i];
+  auto before = seen_version(r, w);
+  issue(
+      r, w,
+      [r, plan, i, done, before](const k8s::object& answer) {
+        const auto& w = plan->writes[i];
+        auto key = memo_key_of(r->cluster_name(w.cluster), w.body);
+        r->memo->wrote(key, before, answer, r->ctx.now());
+        r->answers[key] = answer;
+        fold_answer(r->snap, r->kind->reads, r->kind->keys, w, answer);
+        issue_from(r, plan, i + 1, done);
+      },
+      [r, plan, i, done](const caf::error& e) {
+        const auto& w = plan->writes[i];
+        if (w.verb == write_verb::create && proto::api_errc_of(e) == proto::api_errc::already_exists) {
+          // Somebody else's object: read it by name and plan again; the plan refuses it.
+          r->self()
+              ->request(r->cluster_of(w.cluster), r->timeout(),
+                        proto::get_request{proto::ref_of(w.body), proto::read_from::server})
+              .then(
+                  [r](k8s::object& o) {
+                    if (!r->ctx.open()) return;
+                    r->snap.read_by_name.push_back(std::move(o));
+                    plan_and_act(r);
+                  },
+                  [r](const caf::error& e2) {
+                    if (r->ctx.open()) fail(r, e2);
+                  });
+          return;
+        }
+        if (plan->fail_open) {
+          // The teardown with the ControlPlane gone: logged, passed over.
+          r->log().warn("teardown write failed; the ControlPlane is gone, so the finalizer is released anyway",
+                        {{"write", w.describe()}, {"error", proto::describe(e)}});
+          return issue_from(r, plan, i + 1, done);
+        }
+        fail(r, e);
+      });
+}
+
+// A write of the plan that targets a named slot read live before writing,
+// not read live yet this pass.
+const read_slot* needs_live_read(const run_ptr& r, const order_plan& plan) {
+  for (const auto& w : plan.writes) {
+    for (const auto& slot : r->kind->reads) {
+      if (!slot.live_before_write || slot.mode != read_mode::named || slot.cluster != w.cluster) continue;
+      if (r->read_live.contains(slot.id) || slot.gvk.kind != w.kind()) continue;
+      const auto* res = r->snap.slot(slot.id);
+      if (res && res->read && res->name == w.name() && res->namespace_ == w.body.namespace_()) return &slot;
+    }
+  }
+  return nullptr;
+}
+
+void read_live(const run_ptr& r, const read_slot& slot) {
+  r->read_live.insert(slot.id);
+  auto& res = r->snap.slots[slot.id];
+  r->self()
+      ->request(r->cluster_of(slot.cluster), r->timeout(),
+                proto::get_request{{slot.gvk, res.namespace_, res.name}, proto::read_from::server})
+      .then(
+          [r, &res](k8s::object& o) {
+            if (!r->ctx.open()) return;
+            res.items = {std::move(o)};
+            res.live = true;
+            plan_and_act(r);
+          },
+          [r, &res](const caf::error& e) {
+            if (!r->ctx.open()) return;
+            if (!proto::is_not_found(e)) return fail(r, e);
+            res.items.clear();
+            res.live = true;
+            plan_and_act(r);
+          });
+}
+
+// The JSON patch that sets metadata.finalizers, guarded by the order's resourceVersion.
+std::string finalizer_patch(const k8s::object& order, const std::vector<std::string>& finalizers) {
+  std::string list = "[";
+  for (std::size_t i = 0; i < finalizers.size(); ++i) {
+    if (i) list += ",";
+    list += "\"" + finalizers[i] + "\"";
+  }
+  list += "]";
+  return R"([{"op":"test","path":"/metadata/resourceVersion","value":")" + std::string(order.resource_version()) +
+         R"("},{"op":"add","path":"/metadata/finalizers","value":)" + list + "}]";
+}
+
+// Writes the order (its finalizers, its status) through the order's cluster;
+// the answer is remembered and becomes the snapshot's order.
+void wrote_order(const run_ptr& r, const k8s::object& answer) {
+  r->memo->wrote(memo_key_of(r->snap.key.cluster, r->snap.order), std::string(r->snap.order.resource_version()),
+                 answer, r->ctx.now());
+  if (answer) r->snap.order = answer;
+}
+
+void patch_finalizers(const run_ptr& r, std::vector<std::string> finalizers, std::function<void()> then) {
+  r->self()
+      ->request(r->order_cluster, r->timeout(),
+                proto::patch_request{proto::ref_of(r->snap.order), proto::patch_type::json,
+                                     finalizer_patch(r->snap.order, finalizers), "",
+                                     proto::write_options{r->deps->field_manager, false}})
+      .then(
+          [r, then](const k8s::object& o) {
+            if (!r->ctx.open()) return;
+            wrote_order(r, o);
+            then();
+          },
+          [r](const caf::error& e) {
+            if (!r->ctx.open()) return;
+            // A failed test op is the JSON-patch form of a conflict.
+            auto code = proto::api_errc_of(e);
+            if (code == proto::api_errc::invalid || code == proto::api_errc::conflict)
+              return finish(r, pass_result::requeue());
+            fail(r, e);
+          });
+}
+
+pass_result result_of(const run_ptr& r, const order_plan& plan) {
+  auto requeue = plan.requeue;
+  // A pass that saw its own writes through the memo comes back once the
+  // caches must have caught up.
+  if (r->memo->used()) {
+    auto h = r->memo->horizon();
+    requeue = requeue ? std::min(*requeue, h) : h;
+  }
+  pass_result res = requeue ? pass_result::requeue_after(std::chrono::duration_cast<caf::timespan>(*requeue))
+                            : pass_result::converged();
+  const auto now = r->ctx.wall_now();
+  for (const auto& [name, at] : plan.timers) {
+    // Status times are whole seconds: a second after the time, at least a second from now.
+    auto d = std::chrono::duration_cast<caf::timespan>(at - now) + std::chrono::seconds(1);
+    res.arm(name, std::max<caf::timespan>(d, std::chrono::seconds(1)));
+  }
+  return res;
+}
+
+// The plan asked for no write (or its writes end the pass): finalizer,
+// status, result.
+void settle(const run_ptr& r, std::shared_ptr<const order_plan> plan) {
+  if (!r->ctx.open()) return;
+  const auto& fin = r->kind->finalizer;
+  if (plan->finalizer == finalizer_op::add && !r->snap.order.has_finalizer(fin)) {
+    auto f = r->snap.order.finalizers();
+    f.push_back(fin);
+    return patch_finalizers(r, std::move(f), [r] { plan_and_act(r); });
+  }
+  if (plan->finalizer == finalizer_op::release && r->snap.order.has_finalizer(fin)) {
+    auto f = r->snap.order.finalizers();
+    std::erase(f, fin);
+    return patch_finalizers(r, std::move(f), [r, plan] { finish(r, result_of(r, *plan)); });
+  }
+  if (!plan->instrument.empty() && r->deps->instrumenter) r->deps->instrumenter->record(plan->instrument);
+  if (!plan->status) return finish(r, result_of(r, *plan));
+  auto b = plan->status->edit();
+  b.set_resource_version(r->snap.order.resource_version());
+  r->self()
+      ->request(r->order_cluster, r->timeout(),
+                proto::update_status(std::move(b).freeze(), proto::write_options{r->deps->field_manager, false}))
+      .then(
+          [r, plan](const k8s::object& o) {
+            if (!r->ctx.open()) return;
+            wrote_order(r, o);
+            finish(r, result_of(r, *plan));
+          },
+          [r](const caf::error& e) {
+            if (r->ctx.open()) fail(r, e);
+          });
+}
+
+// A plan still writing after max_rounds: the object and the field it keeps
+// writing.
+std::string not_settling(const run_ptr& r, const order_plan& plan) {
+  const auto& w = plan.writes.front();
+  auto msg = r->who() + ": the plan did not settle within " + std::to_string(r->kind->max_rounds) +
+             " rounds; it still asks to " + w.describe();
+  auto it = r->answers.find(memo_key_of(r->cluster_name(w.cluster), w.body));
+  if (it != r->answers.end() && w.verb != write_verb::delete_) {
+    auto field = first_unapplied_field(w.body, it->second);
+    if (!field.empty()) msg += " (" + field + " is not what the API server stored)";
+  }
+  return msg;
+}
+
+}  // namespace
+
+void plan_and_act(const run_ptr& r) {
+  if (!r->ctx.open()) return;
+  ++r->rounds;
+  r->snap.now = r->ctx.wall_now();
+  auto plan = std::make_shared<const order_plan>(r->kind->plan(r->snap));
+  if (plan->writes.empty()) return settle(r, plan);
+  if (r->rounds > r->kind->max_rounds) return finish(r, pass_result::failed(not_settling(r, *plan)));
+  if (const auto* slot = needs_live_read(r, *plan)) return read_live(r, *slot);
+  issue_from(r, plan, 0, [r, plan] {
+    if (plan->replan_after_writes) return plan_and_act(r);
+    settle(r, plan);
+  });
+}
+
+}  // namespace c5c3::runtime::detail

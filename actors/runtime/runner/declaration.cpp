@@ -1,0 +1,89 @@
+#include "actors/runtime/runner/declaration.hpp"
+
+#include <algorithm>
+
+namespace c5c3::runtime {
+
+const slot_result* sense_snapshot::slot(std::string_view id) const {
+  auto it = slots.find(id);
+  return it == slots.end() ? nullptr : &it->second;
+}
+
+const std::vector<k8s::object>& sense_snapshot::list(std::string_view id) const {
+  static const std::vector<k8s::object> none;
+  const auto* s = slot(id);
+  return s ? s->items : none;
+}
+
+const k8s::object* sense_snapshot::one(std::string_view id) const {
+  const auto* s = slot(id);
+  return s && !s->items.empty() ? &s->items.front() : nullptr;
+}
+
+bool sense_snapshot::served(std::string_view id) const {
+  const auto* s = slot(id);
+  return !s || s->served;
+}
+
+read_slot children(std::string id, k8s::gvk gvk, const ownership_keys& keys, bool optional) {
+  read_slot s;
+  s.id = std::move(id);
+  s.mode = read_mode::children;
+  s.gvk = std::move(gvk);
+  s.selector = keys.name;
+  s.optional = optional;
+  return s;
+}
+
+read_slot named(std::string id, k8s::gvk gvk, locate_fn locate, std::string selector, bool optional) {
+  read_slot s;
+  s.id = std::move(id);
+  s.mode = read_mode::named;
+  s.gvk = std::move(gvk);
+  s.locate = std::move(locate);
+  s.selector = std::move(selector);
+  s.optional = optional;
+  return s;
+}
+
+read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_role ns, bool optional) {
+  read_slot s;
+  s.id = std::move(id);
+  s.mode = read_mode::listed;
+  s.gvk = std::move(gvk);
+  s.selector = std::move(selector);
+  s.ns = ns;
+  s.optional = optional;
+  return s;
+}
+
+std::vector<derived_watch> watches_of(const kind_declaration& k) {
+  std::vector<derived_watch> out;
+  auto add = [&out](const k8s::gvk& gvk, const std::string& selector, bool every, bool optional) {
+    for (auto& w : out) {
+      if (w.gvk == gvk && w.selector == selector) {
+        w.every_cluster = w.every_cluster || every;
+        w.optional = w.optional && optional;
+        return;
+      }
+    }
+    out.push_back({gvk, selector, every, optional});
+  };
+  add(k.gvk, "", true, true);
+  for (const auto& r : k.reads) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional);
+  for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional);
+  return out;
+}
+
+std::string order_selector(const ownership_keys& keys, const protocol::order_key& order) {
+  return keys.name + "=" + order.name + "," + keys.namespace_ + "=" + order.namespace_;
+}
+
+bool labelled_for(const k8s::object& o, const ownership_keys& keys, const protocol::order_key& order) {
+  auto n = o.label(keys.name);
+  auto ns = o.label(keys.namespace_);
+  auto c = o.label(keys.cluster);
+  return n && *n == order.name && ns && *ns == order.namespace_ && c.value_or("") == order.cluster;
+}
+
+}  // namespace c5c3::runtime

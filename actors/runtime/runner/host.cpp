@@ -1,0 +1,48 @@
+#include "actors/runtime/runner/host.hpp"
+
+#include "actors/runtime/order_host.hpp"
+#include "protocol/clusters.hpp"
+#include "protocol/control_plane.hpp"
+
+#include <caf/event_based_actor.hpp>
+
+namespace c5c3::runtime {
+namespace {
+
+// Registers the host's watches and its ControlPlane fan-out; one argument
+// besides self (see actors/runtime/README.md).
+void registrar(caf::event_based_actor* self, caf::actor host, std::shared_ptr<const kind_declaration> kind,
+               runner_deps deps) {
+  for (const auto& w : watches_of(*kind)) {
+    protocol::watch_request req{{w.gvk, "", w.selector, host, w.optional},
+                                w.every_cluster ? protocol::watch_scope::every_cluster
+                                                : protocol::watch_scope::management};
+    self->request(deps.clusters, caf::infinite, std::move(req)).then([](protocol::ok_atom) {});
+  }
+  if (kind->admission && deps.control_planes)
+    self->request(deps.control_planes, caf::infinite, protocol::cp_host_atom::value, host)
+        .then([](protocol::ok_atom) {});
+}
+
+}  // namespace
+
+caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_declaration> kind,
+                           kind_host_options opts) {
+  if (!opts.deps.instrumenter && !kind->instrumenter.empty())
+    opts.deps.instrumenter = std::make_shared<sub_reconciler_metrics>(
+        opts.registry ? *opts.registry : metrics::default_registry(), kind->controller, kind->instrumenter);
+  order_host_config hc;
+  hc.controller = kind->controller;
+  hc.order_kind = kind->gvk;
+  hc.keys = kind->keys;
+  hc.make_pass = [kind, deps = opts.deps](const protocol::order_key&) { return make_runner_pass(kind, deps); };
+  hc.limiter = opts.limiter;
+  hc.max_concurrent_reconciles = opts.max_concurrent_reconciles;
+  hc.metrics = opts.metrics;
+  hc.actor_options = opts.actor_options;
+  auto host = spawn_order_host(sys, std::move(hc));
+  sys.spawn(registrar, host, kind, opts.deps);
+  return host;
+}
+
+}  // namespace c5c3::runtime

@@ -1,0 +1,96 @@
+#include "actors/runtime/runner/memo.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace c5c3::runtime {
+
+memo_key memo_key_of(std::string_view cluster, const k8s::object& o) {
+  return {std::string(cluster), o.gvk().group, std::string(o.kind()), std::string(o.namespace_()),
+          std::string(o.name())};
+}
+
+void write_memo::wrote(const memo_key& k, std::string before_rv, k8s::object answer, time_point at) {
+  auto& chain = entries_[k];
+  chain.push_back({std::move(before_rv), std::move(answer), at});
+  // A chain longer than a pass can write is of no use: keep the newest.
+  while (chain.size() > 8) chain.pop_front();
+  if (size() > capacity_) {
+    // The oldest entry of all goes.
+    auto oldest = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it)
+      if (oldest == entries_.end() || it->second.front().at < oldest->second.front().at) oldest = it;
+    oldest->second.pop_front();
+    if (oldest->second.empty()) entries_.erase(oldest);
+  }
+}
+
+void write_memo::expire(time_point now) {
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    auto& chain = it->second;
+    while (!chain.empty() && now - chain.front().at > horizon_) chain.pop_front();
+    it = chain.empty() ? entries_.erase(it) : std::next(it);
+  }
+}
+
+k8s::object write_memo::latest(const memo_key& k, const k8s::object& cached, time_point now) {
+  expire(now);
+  auto it = entries_.find(k);
+  if (it == entries_.end()) return cached;
+  auto& chain = it->second;
+  const std::string from = cached ? std::string(cached.resource_version()) : std::string();
+  auto first = std::find_if(chain.begin(), chain.end(), [&](const entry& e) { return e.before == from; });
+  if (first == chain.end()) {
+    // The cache shows a version none of the writes replaced: it has caught
+    // up (or moved on past them); the entries are spent.
+    entries_.erase(it);
+    return cached;
+  }
+  chain.erase(chain.begin(), first);
+  k8s::object view = cached;
+  std::string rv = from;
+  for (std::size_t hops = 0; hops <= chain.size(); ++hops) {
+    auto next = std::find_if(chain.begin(), chain.end(), [&](const entry& e) { return e.before == rv; });
+    if (next == chain.end()) break;
+    view = next->answer;
+    used_ = true;
+    rv = view ? std::string(view.resource_version()) : std::string();
+    if (!view) break;  // gone: a create after it would chain from ""
+  }
+  return view;
+}
+
+std::vector<k8s::object> write_memo::latest_list(std::string_view cluster, const k8s::gvk& gvk, std::string_view ns,
+                                                 const std::vector<k8s::object>& cached,
+                                                 const std::function<bool(const k8s::object&)>& belongs,
+                                                 time_point now) {
+  std::vector<k8s::object> out;
+  std::set<std::string> names;
+  for (const auto& o : cached) {
+    names.insert(std::string(o.name()));
+    // List items may come without apiVersion and kind: the key names the listed kind.
+    memo_key k{std::string(cluster), gvk.group, gvk.kind, std::string(o.namespace_()), std::string(o.name())};
+    auto v = latest(k, o, now);
+    if (v) out.push_back(std::move(v));
+  }
+  std::vector<memo_key> unseen;
+  for (const auto& [k, chain] : entries_) {
+    if (k.cluster != cluster || k.group != gvk.group || k.kind != gvk.kind) continue;
+    if (!ns.empty() && k.namespace_ != ns) continue;
+    if (names.contains(k.name)) continue;
+    unseen.push_back(k);
+  }
+  for (const auto& k : unseen) {
+    auto v = latest(k, k8s::object{}, now);
+    if (v && (!belongs || belongs(v))) out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::size_t write_memo::size() const {
+  std::size_t n = 0;
+  for (const auto& [k, chain] : entries_) n += chain.size();
+  return n;
+}
+
+}  // namespace c5c3::runtime

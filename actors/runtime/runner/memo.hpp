@@ -1,0 +1,83 @@
+// Read-your-writes for every kind: what an order actor's own writes answered,
+// kept until the informer caches show it (pure; one per order actor).
+//
+// A pass senses from the caches, which may lag behind the actor's own last
+// writes. The memo keeps each write's answer keyed by the object and by the
+// resourceVersion the write replaced ("" for a create), so a pass that starts
+// on a cache older than its last write continues from what that write
+// answered instead of meeting a Conflict, re-creating a child or deleting one
+// twice. resourceVersions are only compared for equality, never ordered: an
+// entry is spent once the cache shows a version it does not chain from (the
+// cache caught up, or somebody else wrote), and every entry is dropped after
+// `horizon`, so a memo can never hide a change for longer than that. A pass
+// that relied on an entry comes back after the horizon (used()).
+#pragma once
+
+#include "k8s/object.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace c5c3::runtime {
+
+struct memo_key {
+  std::string cluster;  // "" management
+  std::string group;
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  friend auto operator<=>(const memo_key&, const memo_key&) = default;
+};
+memo_key memo_key_of(std::string_view cluster, const k8s::object& o);
+
+class write_memo {
+ public:
+  using time_point = std::chrono::steady_clock::time_point;
+  explicit write_memo(std::chrono::nanoseconds horizon = std::chrono::seconds(30), std::size_t capacity = 64)
+      : horizon_(horizon), capacity_(capacity) {}
+
+  // A write of `k` replaced the version `before_rv` ("" when there was none)
+  // with `answer` (empty: the object is gone).
+  void wrote(const memo_key& k, std::string before_rv, k8s::object answer, time_point at);
+
+  // What a pass should see of `k`, given the cache's `cached` (empty:
+  // absent): the newest answer chained from it, or `cached` itself. Spent
+  // entries are dropped.
+  k8s::object latest(const memo_key& k, const k8s::object& cached, time_point now);
+
+  // A list read through the memo: every cached item replaced by its latest
+  // view (gone ones dropped), plus the objects this actor created in
+  // (cluster, group, kind, namespace) that the cache does not show yet and
+  // `belongs` accepts.
+  std::vector<k8s::object> latest_list(std::string_view cluster, const k8s::gvk& gvk, std::string_view ns,
+                                       const std::vector<k8s::object>& cached,
+                                       const std::function<bool(const k8s::object&)>& belongs, time_point now);
+
+  // Whether a read since the last reset() returned something the cache does
+  // not show yet (the pass should come back once the cache caught up).
+  bool used() const { return used_; }
+  void reset_used() { used_ = false; }
+  std::chrono::nanoseconds horizon() const { return horizon_; }
+  std::size_t size() const;
+
+ private:
+  struct entry {
+    std::string before;
+    k8s::object answer;
+    time_point at;
+  };
+  void expire(time_point now);
+
+  std::chrono::nanoseconds horizon_;
+  std::size_t capacity_;
+  std::map<memo_key, std::deque<entry>> entries_;
+  bool used_ = false;
+};
+
+}  // namespace c5c3::runtime

@@ -1,0 +1,65 @@
+// One runner pass in flight (internal to actors/runtime/runner): what it has
+// sensed, the plan loop's state, and the two halves that share it
+// (sense.cpp: clusters, admission, reads; act.cpp: writes, finalizer, status).
+#pragma once
+
+#include "actors/runtime/runner/memo.hpp"
+#include "actors/runtime/runner/runner.hpp"
+
+#include <caf/event_based_actor.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace c5c3::runtime::detail {
+
+struct run_state {
+  pass_context ctx;
+  std::shared_ptr<const kind_declaration> kind;
+  std::shared_ptr<const runner_deps> deps;
+  std::shared_ptr<write_memo> memo;
+  sense_snapshot snap;
+  caf::actor management;
+  caf::actor order_cluster;
+  std::set<std::string> read_live;  // named slots read from the API server this pass
+  std::string read_error;           // the first read that failed
+  int rounds = 0;
+  // What the writes of this pass answered, by object (the message of a plan
+  // that does not settle compares against it).
+  std::map<memo_key, k8s::object> answers;
+
+  explicit run_state(pass_context c) : ctx(std::move(c)) {}
+  caf::event_based_actor* self() const { return ctx.self(); }
+  caf::timespan timeout() const { return deps->timeout; }
+  const caf::actor& cluster_of(cluster_role r) const { return r == cluster_role::order ? order_cluster : management; }
+  std::string cluster_name(cluster_role r) const { return r == cluster_role::order ? snap.key.cluster : std::string(); }
+  // "<Kind> <namespace>/<name>" (and the cluster when not the management one).
+  std::string who() const;
+  // The kind's log with the order's keys.
+  k8s::log::logger log() const;
+};
+using run_ptr = std::shared_ptr<run_state>;
+
+// Continues once every request counted in `pending` has answered.
+struct join {
+  int pending = 1;  // the issuer's own hold, released by done()
+  std::function<void()> then;
+  void done() {
+    if (--pending == 0) then();
+  }
+};
+using join_ptr = std::shared_ptr<join>;
+
+void finish(const run_ptr& r, pass_result res);
+// A Conflict is a requeue; every other error fails the pass with its text.
+void fail(const run_ptr& r, const caf::error& e);
+
+// sense.cpp
+void start(const run_ptr& r);
+// act.cpp
+void plan_and_act(const run_ptr& r);
+
+}  // namespace c5c3::runtime::detail

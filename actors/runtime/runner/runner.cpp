@@ -1,0 +1,26 @@
+#include "actors/runtime/runner/runner.hpp"
+
+#include "actors/runtime/runner/run_state.hpp"
+
+namespace c5c3::runtime {
+
+pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_deps deps) {
+  auto shared = std::make_shared<const runner_deps>(std::move(deps));
+  auto memo = std::make_shared<write_memo>(shared->memo_horizon);
+  return [kind, shared, memo](pass_context ctx) {
+    auto r = std::make_shared<detail::run_state>(std::move(ctx));
+    r->kind = kind;
+    r->deps = shared;
+    r->memo = memo;
+    r->snap.key = r->ctx.key();
+    const auto& cached = r->ctx.order();
+    // The order as this actor's own last writes left it, when the cache lags
+    // (the host hands every version of the order to the actor, so this needs
+    // no coming back).
+    r->snap.order = cached ? memo->latest(memo_key_of(r->snap.key.cluster, cached), cached, r->ctx.now()) : cached;
+    memo->reset_used();
+    detail::start(r);
+  };
+}
+
+}  // namespace c5c3::runtime

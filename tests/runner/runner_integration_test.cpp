@@ -1,0 +1,275 @@
+// The order runner with a kind written for it (widget_kind.hpp: constants, a
+// sense declaration and a pure plan), against the in-process emulator over
+// TLS, through the cluster actor and directory, as the operator runs a kind.
+// Faults are injected at the emulator. Every wait is bounded and polls an
+// observable (stored objects, the order actor's probe), never a duration.
+#include "actors/cluster/cluster_actor.hpp"
+#include "actors/cluster/cluster_directory.hpp"
+#include "actors/runtime/runner/host.hpp"
+#include "config/connection.hpp"
+#include "protocol/api_error.hpp"
+#include "protocol/clusters.hpp"
+#include "protocol/order.hpp"
+#include "sim/apiserver/apiserver.hpp"
+#include "tests/actor_config.hpp"
+#include "tests/runner/widget_kind.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <caf/all.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <thread>
+
+namespace c5c3::testing {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr auto deadline = 60s;
+
+std::string make_crd_dir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-runner-XXXXXX").string();
+  std::string dir = mkdtemp(tmpl.data());
+  std::ofstream(dir + "/widget.yaml") << widget::crd;
+  return dir;
+}
+
+sim::apiserver_options with_crds(const std::string& dir) {
+  sim::apiserver_options o;
+  o.crd_dirs = {dir};
+  return o;
+}
+
+struct runner_fixture {
+  std::string dir = make_crd_dir();
+  sim::apiserver server{with_crds(dir)};
+  caf::actor_system sys{make_config()};
+  caf::actor management, directory, host;
+
+  explicit runner_fixture(caf::timespan pass_deadline = std::chrono::minutes(10)) {
+    server.start();
+    server.write_kubeconfig(dir + "/kubeconfig");
+    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
+    BOOST_TEST_REQUIRE(conn.ok());
+    auto c = conn->client;
+    c.retry.initial_backoff = 5ms;
+    c.retry.max_backoff = 50ms;
+    c.retry.max_retries = 0;  // faults reach the runner, not the client's retries
+    c.request_timeout = 10s;
+    management = cluster::spawn_cluster(sys, {"", c});
+    directory = cluster::spawn_cluster_directory(sys, management);
+    runtime::kind_host_options ho;
+    ho.deps.clusters = directory;
+    ho.deps.field_manager = "c5c3-operator";
+    ho.actor_options.pass_deadline = pass_deadline;
+    ho.actor_options.backoff_max = 200ms;
+    host = runtime::spawn_kind_host(sys, widget::declaration(), ho);
+    BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  }
+
+  ~runner_fixture() {
+    caf::scoped_actor self{sys};
+    for (const auto& a : {host, directory, management}) {
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      self->wait_for(a);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+
+  static bool eventually(const std::function<bool()>& cond) {
+    auto end = std::chrono::steady_clock::now() + deadline;
+    while (!cond()) {
+      if (std::chrono::steady_clock::now() > end) return false;
+      std::this_thread::sleep_for(10ms);
+    }
+    return true;
+  }
+
+  bool synced() {
+    caf::scoped_actor self{sys};
+    bool out = false;
+    self->request(directory, deadline, protocol::synced_atom::value).receive([&](bool b) { out = b; }, [](caf::error&) {});
+    return out;
+  }
+
+  caf::expected<k8s::object> write(auto req) {
+    caf::scoped_actor self{sys};
+    caf::expected<k8s::object> out{caf::error{}};
+    self->request(management, deadline, std::move(req))
+        .receive([&](k8s::object& o) { out = std::move(o); }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+
+  void create_widget(const std::string& name, const std::string& spec) {
+    auto o = k8s::object::parse(R"({"apiVersion":"test.c5c3.io/v1","kind":"Widget","metadata":{"name":")" + name +
+                                R"(","namespace":"default"},"spec":)" + spec + "}");
+    BOOST_TEST_REQUIRE(o.has_value());
+    auto r = write(protocol::create_request{*o, {}});
+    BOOST_TEST_REQUIRE(static_cast<bool>(r), (r ? std::string() : sys.render(r.error())));
+  }
+
+  void delete_widget(const std::string& name) {
+    auto r = write(protocol::delete_request{{widget::gvk, "default", name}, "", "", protocol::propagation::background});
+    BOOST_TEST_REQUIRE(static_cast<bool>(r), (r ? std::string() : sys.render(r.error())));
+  }
+
+  k8s::object widget_obj(const std::string& name) const {
+    return server.get_object("widgets.test.c5c3.io", "default", name);
+  }
+  k8s::object map(const std::string& name) const { return server.get_object("configmaps", "default", name + "-map"); }
+
+  std::optional<k8s::condition> ready(const std::string& name) const {
+    auto w = widget_obj(name);
+    return w ? w.find_condition("Ready") : std::nullopt;
+  }
+  bool reason_is(const std::string& name, const std::string& reason) const {
+    auto c = ready(name);
+    return c && c->reason == reason;
+  }
+
+  protocol::order_probe probe(const std::string& name) {
+    caf::scoped_actor self{sys};
+    protocol::order_probe p;
+    self->request(host, deadline, protocol::probe_atom::value, protocol::order_key{"", "default", name})
+        .receive([&](protocol::order_probe& x) { p = std::move(x); }, [](caf::error&) {});
+    return p;
+  }
+
+  std::size_t writes(const std::string& verb, const std::string& resource, int code) const {
+    std::size_t n = 0;
+    for (const auto& w : server.write_log()) n += w.verb == verb && w.resource == resource && w.code == code;
+    return n;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(runner_integration)
+
+BOOST_FIXTURE_TEST_CASE(a_kind_declared_as_reads_plan_and_constants_converges_and_tears_down, runner_fixture) {
+  create_widget("w1", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w1", "Mapped"); }));
+  auto w = widget_obj("w1");
+  BOOST_TEST(w.has_finalizer(widget::finalizer));
+  BOOST_TEST(ready("w1")->observed_generation == w.generation());
+  auto m = map("w1");
+  BOOST_TEST_REQUIRE(static_cast<bool>(m));
+  BOOST_TEST(m.get_string({"data", "size"}) == "small");
+  BOOST_TEST(m.label(widget::keys.name).value_or("") == "w1");
+  BOOST_TEST(writes("create", "configmaps", 201) == 1u);
+
+  // A change of the spec reaches the child through the cache, with one apply.
+  auto r = write(protocol::patch_request{{widget::gvk, "default", "w1"}, protocol::patch_type::merge,
+                                         R"({"spec":{"size":"large"}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r));
+  BOOST_TEST_REQUIRE(eventually([&] { return map("w1").get_string({"data", "size"}) == "large"; }));
+  BOOST_TEST(writes("create", "configmaps", 201) == 1u);
+
+  delete_widget("w1");
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("w1") && !map("w1"); }));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_foreign_object_met_on_create_is_read_by_name_and_refused, runner_fixture) {
+  auto foreign = k8s::object::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"w2-map","namespace":"default"},"data":{"size":"theirs"}})");
+  BOOST_TEST_REQUIRE(static_cast<bool>(write(protocol::create_request{*foreign, {}})));
+  create_widget("w2", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w2", "Refused"); }));
+  BOOST_TEST(ready("w2")->message == "ConfigMap default/w2-map exists and is not owned by this Widget");
+  BOOST_TEST(map("w2").get_string({"data", "size"}) == "theirs");
+  BOOST_TEST(writes("create", "configmaps", 409) >= 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_status_conflict_is_a_requeue_and_the_order_converges, runner_fixture) {
+  sim::fault_rule f;
+  f.verb = "update";
+  f.resource = "widgets/status";
+  f.status_code = 409;
+  f.times = 3;
+  auto id = server.add_fault(f);
+  create_widget("w3", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w3", "Mapped"); }));
+  BOOST_TEST(server.fault_counts().by_rule[id] == 3u);
+  BOOST_TEST(probe("w3").last_error.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_plan_that_never_settles_fails_naming_the_object_and_the_field, runner_fixture) {
+  create_widget("w4", R"({"size":"small","unsettled":true})");
+  BOOST_TEST_REQUIRE(eventually([&] { return !probe("w4").last_error.empty(); }));
+  BOOST_TEST(probe("w4").last_error ==
+             "Widget default/w4: the plan did not settle within 10 rounds; it still asks to apply ConfigMap "
+             "default/w4-map (data.tick is not what the API server stored)");
+}
+
+BOOST_FIXTURE_TEST_CASE(delete_answered_not_found_is_success, runner_fixture) {
+  create_widget("w5", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w5", "Mapped"); }));
+  sim::fault_rule f;
+  f.verb = "delete";
+  f.resource = "configmaps";
+  f.status_code = 404;
+  f.times = 1;
+  auto id = server.add_fault(f);
+  delete_widget("w5");
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("w5"); }));
+  BOOST_TEST(server.fault_counts().by_rule[id] == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_fail_open_teardown_releases_the_finalizer_past_failed_deletes, runner_fixture) {
+  create_widget("open", R"({"size":"small","failOpen":true})");
+  create_widget("patient", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("open", "Mapped") && reason_is("patient", "Mapped"); }));
+  sim::fault_rule f;
+  f.verb = "delete";
+  f.resource = "configmaps";
+  f.status_code = 500;
+  auto id = server.add_fault(f);
+  delete_widget("open");
+  delete_widget("patient");
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("open"); }));
+  BOOST_TEST(static_cast<bool>(map("open")));  // its delete failed and was passed over
+  BOOST_TEST_REQUIRE(eventually([&] { return server.fault_counts().by_rule[id] >= 3u; }));
+  BOOST_TEST_CONTEXT("without fail_open the finalizer holds while the delete fails") {
+    BOOST_TEST(widget_obj("patient").terminating());
+    BOOST_TEST(probe("patient").last_error.find("Widget default/patient: ") == 0u);
+  }
+  server.remove_fault(id);
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("patient") && !map("patient"); }));
+}
+
+BOOST_AUTO_TEST_CASE(a_pass_past_its_deadline_writes_nothing_more_and_its_late_answer_is_ignored) {
+  runner_fixture fx{300ms};
+  sim::fault_rule f;
+  f.verb = "create";
+  f.resource = "configmaps";
+  f.latency = 1500ms;
+  f.times = 1;
+  auto id = fx.server.add_fault(f);
+  fx.create_widget("w6", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(fx.eventually([&] { return fx.reason_is("w6", "Mapped"); }));
+  BOOST_TEST(fx.server.fault_counts().by_rule[id] == 1u);
+  BOOST_TEST_REQUIRE(fx.eventually([&] { return fx.writes("create", "configmaps", 409) + fx.writes("create", "configmaps", 201) == 2u; }));
+  BOOST_TEST(fx.probe("w6").failures == 0u);
+  BOOST_TEST(fx.probe("w6").last_error == "pass did not finish within its deadline");
+  BOOST_TEST_CONTEXT("one create made the map; the late one met AlreadyExists and its pass was over") {
+    BOOST_TEST(fx.writes("create", "configmaps", 201) == 1u);
+    BOOST_TEST(fx.writes("create", "configmaps", 409) == 1u);
+  }
+  // A later change converges with one more status write: the late answer of
+  // the abandoned pass planned nothing (it would have read the map by name
+  // and written Refused).
+  auto r = fx.write(protocol::patch_request{{widget::gvk, "default", "w6"}, protocol::patch_type::merge,
+                                            R"({"spec":{"size":"large"}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r));
+  BOOST_TEST_REQUIRE(fx.eventually([&] {
+    return fx.map("w6").get_string({"data", "size"}) == "large" &&
+           fx.ready("w6")->observed_generation == fx.widget_obj("w6").generation();
+  }));
+  BOOST_TEST(fx.reason_is("w6", "Mapped"));
+  BOOST_TEST(fx.writes("update", "widgets/status", 200) == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace c5c3::testing

@@ -6,34 +6,24 @@
 #include "actors/cluster/cluster_actor.hpp"
 #include "actors/cluster/cluster_directory.hpp"
 #include "actors/runtime/runner/host.hpp"
-#include "config/connection.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/order.hpp"
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
+#include "tests/emulator_client.hpp"
 #include "tests/runner/widget_kind.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <thread>
 
 namespace c5c3::testing {
 namespace {
 
 using namespace std::chrono_literals;
 constexpr auto deadline = 60s;
-
-std::string make_crd_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-runner-XXXXXX").string();
-  std::string dir = mkdtemp(tmpl.data());
-  std::ofstream(dir + "/widget.yaml") << widget::crd;
-  return dir;
-}
 
 sim::apiserver_options with_crds(const std::string& dir) {
   sim::apiserver_options o;
@@ -42,21 +32,15 @@ sim::apiserver_options with_crds(const std::string& dir) {
 }
 
 struct runner_fixture {
-  std::string dir = make_crd_dir();
+  std::string dir = scratch_dir("c5c3-runner", {{"widget.yaml", open_crd("test.c5c3.io", "Widget", "widgets")}});
   sim::apiserver server{with_crds(dir)};
   caf::actor_system sys{make_config()};
   caf::actor management, directory, host;
 
   explicit runner_fixture(caf::timespan pass_deadline = std::chrono::minutes(10)) {
     server.start();
-    server.write_kubeconfig(dir + "/kubeconfig");
-    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
-    BOOST_TEST_REQUIRE(conn.ok());
-    auto c = conn->client;
-    c.retry.initial_backoff = 5ms;
-    c.retry.max_backoff = 50ms;
+    auto c = emulator_client(server, dir);
     c.retry.max_retries = 0;  // faults reach the runner, not the client's retries
-    c.request_timeout = 10s;
     management = cluster::spawn_cluster(sys, {"", c});
     directory = cluster::spawn_cluster_directory(sys, management);
     runtime::kind_host_options ho;
@@ -76,15 +60,6 @@ struct runner_fixture {
     }
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
-  }
-
-  static bool eventually(const std::function<bool()>& cond) {
-    auto end = std::chrono::steady_clock::now() + deadline;
-    while (!cond()) {
-      if (std::chrono::steady_clock::now() > end) return false;
-      std::this_thread::sleep_for(10ms);
-    }
-    return true;
   }
 
   bool synced() {
@@ -247,9 +222,9 @@ BOOST_AUTO_TEST_CASE(a_pass_past_its_deadline_writes_nothing_more_and_its_late_a
   f.times = 1;
   auto id = fx.server.add_fault(f);
   fx.create_widget("w6", R"({"size":"small"})");
-  BOOST_TEST_REQUIRE(fx.eventually([&] { return fx.reason_is("w6", "Mapped"); }));
+  BOOST_TEST_REQUIRE(eventually([&] { return fx.reason_is("w6", "Mapped"); }));
   BOOST_TEST(fx.server.fault_counts().by_rule[id] == 1u);
-  BOOST_TEST_REQUIRE(fx.eventually([&] { return fx.writes("create", "configmaps", 409) + fx.writes("create", "configmaps", 201) == 2u; }));
+  BOOST_TEST_REQUIRE(eventually([&] { return fx.writes("create", "configmaps", 409) + fx.writes("create", "configmaps", 201) == 2u; }));
   BOOST_TEST(fx.probe("w6").failures == 0u);
   BOOST_TEST(fx.probe("w6").last_error == "pass did not finish within its deadline");
   BOOST_TEST_CONTEXT("one create made the map; the late one met AlreadyExists and its pass was over") {
@@ -262,7 +237,7 @@ BOOST_AUTO_TEST_CASE(a_pass_past_its_deadline_writes_nothing_more_and_its_late_a
   auto r = fx.write(protocol::patch_request{{widget::gvk, "default", "w6"}, protocol::patch_type::merge,
                                             R"({"spec":{"size":"large"}})", "", {}});
   BOOST_TEST_REQUIRE(static_cast<bool>(r));
-  BOOST_TEST_REQUIRE(fx.eventually([&] {
+  BOOST_TEST_REQUIRE(eventually([&] {
     return fx.map("w6").get_string({"data", "size"}) == "large" &&
            fx.ready("w6")->observed_generation == fx.widget_obj("w6").generation();
   }));

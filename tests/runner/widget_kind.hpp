@@ -100,25 +100,5 @@ inline std::shared_ptr<const rt::kind_declaration> declaration() {
   return k;
 }
 
-inline constexpr const char* crd = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.test.c5c3.io
-spec:
-  group: test.c5c3.io
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
-          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
-)";
 
 }  // namespace c5c3::testing::widget

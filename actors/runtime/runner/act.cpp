@@ -190,6 +190,47 @@ void patch_finalizers(const run_ptr& r, std::vector<std::string> finalizers, std
           });
 }
 
+std::string condition_text(const k8s::condition& c) {
+  return c.type + "=" + c.status + " " + c.reason + (c.message.empty() ? "" : ": " + c.message);
+}
+
+// What the pass leaves for explain: the stage, the order's Ready condition,
+// the child it waits for and that child's own condition.
+protocol::pass_report report_of(const run_ptr& r, const order_plan& plan) {
+  protocol::pass_report rep;
+  rep.stage = plan.stage;
+  const auto& order = plan.status ? *plan.status : r->snap.order;
+  if (auto c = order.find_condition("Ready")) rep.ready = c->status + " " + c->reason + ": " + c->message;
+  for (const auto& c : order.conditions())
+    if (c.type != "Ready" && !c.is_true()) {
+      rep.blocked_by = condition_text(c);
+      break;
+    }
+  if (plan.waiting_slot.empty()) return rep;
+  const auto* slot = r->snap.slot(plan.waiting_slot);
+  const auto decl = std::find_if(r->kind->reads.begin(), r->kind->reads.end(),
+                                 [&](const read_slot& s) { return s.id == plan.waiting_slot; });
+  if (!slot || decl == r->kind->reads.end()) return rep;
+  const k8s::object* child = nullptr;
+  for (const auto& o : slot->items)
+    if (plan.waiting_name.empty() || o.name() == plan.waiting_name) {
+      child = &o;
+      break;
+    }
+  const std::string name = child ? std::string(child->name()) : plan.waiting_name;
+  rep.waiting_for = decl->gvk.kind + " " + (slot->namespace_.empty() ? name : slot->namespace_ + "/" + name);
+  if (!child) {
+    rep.waiting_condition = "not there yet";
+  } else if (auto c = child->find_condition("Ready")) {
+    rep.waiting_condition = condition_text(*c);
+  } else if (auto all = child->conditions(); !all.empty()) {
+    rep.waiting_condition = condition_text(all.front());
+  } else {
+    rep.waiting_condition = "no condition yet";
+  }
+  return rep;
+}
+
 pass_result result_of(const run_ptr& r, const order_plan& plan) {
   auto requeue = plan.requeue;
   // A pass that saw its own writes through the memo comes back once the
@@ -206,6 +247,8 @@ pass_result result_of(const run_ptr& r, const order_plan& plan) {
     auto d = std::chrono::duration_cast<caf::timespan>(at - now) + std::chrono::seconds(1);
     res.arm(name, std::max<caf::timespan>(d, std::chrono::seconds(1)));
   }
+  res.report = report_of(r, plan);
+  res.report.result = requeue ? "requeue after " + k8s::format_go_duration(*requeue) : "converged";
   return res;
 }
 

@@ -81,8 +81,12 @@ struct order_plan {
   std::map<std::string, std::chrono::system_clock::time_point> timers;
   // The conditions the instrumenter records for this pass (empty: none).
   std::vector<k8s::condition> instrument;
-  // Where the pass stopped (for logs): "admission", "legs", "teardown", ...
+  // Where the pass stopped (for logs and explain): "admission", "legs", "teardown", ...
   std::string stage;
+  // The child the order waits for (explain shows it and its own condition):
+  // a slot, and the name of its object (empty: the slot's first).
+  std::string waiting_slot;
+  std::string waiting_name;
 };
 
 }  // namespace c5c3::runtime

@@ -5,7 +5,9 @@
 // observable (stored objects, the order actor's probe), never a duration.
 #include "actors/cluster/cluster_actor.hpp"
 #include "actors/cluster/cluster_directory.hpp"
+#include "actors/runtime/http_service.hpp"
 #include "actors/runtime/runner/host.hpp"
+#include "k8s/server/http_server.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/order.hpp"
@@ -35,7 +37,16 @@ struct runner_fixture {
   std::string dir = scratch_dir("c5c3-runner", {{"widget.yaml", open_crd("test.c5c3.io", "Widget", "widgets")}});
   sim::apiserver server{with_crds(dir)};
   caf::actor_system sys{make_config()};
-  caf::actor management, directory, host;
+  caf::actor management, directory, host, echo;
+  // The service the Widget calls: answers 201 with what it was sent and the
+  // Authorization it saw.
+  k8s::http_server echo_server{"127.0.0.1:0", std::nullopt, [](const k8s::http_request& req, k8s::http_responder& out) {
+                                 k8s::http_response res;
+                                 res.status = 201;
+                                 res.body = req.method + " " + req.path + " " + std::string(req.header("Authorization")) +
+                                            " " + req.body;
+                                 out.send(res);
+                               }};
 
   explicit runner_fixture(caf::timespan pass_deadline = std::chrono::minutes(10)) {
     server.start();
@@ -43,8 +54,11 @@ struct runner_fixture {
     c.retry.max_retries = 0;  // faults reach the runner, not the client's retries
     management = cluster::spawn_cluster(sys, {"", c});
     directory = cluster::spawn_cluster_directory(sys, management);
+    echo_server.start();
+    echo = runtime::spawn_http_service(sys);
     runtime::kind_host_options ho;
     ho.deps.clusters = directory;
+    ho.deps.services = {{"echo", echo}};
     ho.deps.field_manager = "c5c3-operator";
     ho.actor_options.pass_deadline = pass_deadline;
     ho.actor_options.backoff_max = 200ms;
@@ -54,7 +68,7 @@ struct runner_fixture {
 
   ~runner_fixture() {
     caf::scoped_actor self{sys};
-    for (const auto& a : {host, directory, management}) {
+    for (const auto& a : {host, directory, management, echo}) {
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
       self->wait_for(a);
     }
@@ -144,6 +158,21 @@ BOOST_FIXTURE_TEST_CASE(a_kind_declared_as_reads_plan_and_constants_converges_an
 
   delete_widget("w1");
   BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("w1") && !map("w1"); }));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_plan_calls_a_service_outside_kubernetes_and_plans_on_its_answer, runner_fixture) {
+  auto url = "http://127.0.0.1:" + std::to_string(echo_server.port()) + "/api/echo";
+  create_widget("svc", R"({"size":"small","callUrl":")" + url + R"("})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("svc", "Mapped"); }));
+  BOOST_TEST(map("svc").get_string({"data", "answer"}) ==
+             R"(201 POST /api/echo Bearer widget-token {"widget":"svc"})");
+  // A service that cannot be reached is an answer the plan sees, naming the URL.
+  create_widget("down", R"({"size":"small","callUrl":"http://127.0.0.1:1/x"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("down", "Mapped"); }));
+  auto answer = std::string(map("down").get_string({"data", "answer"}));
+  BOOST_TEST(answer.rfind("error: ", 0) == 0u, answer);
+  BOOST_TEST(answer.find("127.0.0.1:1") != std::string::npos, answer);
+  BOOST_TEST(answer.find("widget-token") == std::string::npos, answer);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_foreign_object_met_on_create_is_read_by_name_and_refused, runner_fixture) {

@@ -6,7 +6,9 @@
 // ConfigMap of that name is somebody else's. Deleting it deletes the map,
 // then releases the finalizer. Test knobs: spec.failOpen (the teardown passes
 // over failed deletes), spec.unsettled (every plan writes data.tick = the
-// pass's clock, so the plan never settles), spec.timerSeconds (a timer).
+// pass's clock, so the plan never settles), spec.timerSeconds (a timer),
+// spec.callUrl (the plan asks the "echo" service for that URL and keeps the
+// answer in data.answer).
 #pragma once
 
 #include "actors/runtime/runner/declaration.hpp"
@@ -31,6 +33,8 @@ inline k8s::object desired_map(const rt::sense_snapshot& s) {
   k8s::object_builder b("v1", "ConfigMap", s.key.namespace_, map_name(s));
   b.set_label(keys.name, s.key.name).set_label(keys.namespace_, s.key.namespace_).set_label(keys.cluster, s.key.cluster);
   b.set_string({"data", "size"}, s.order.get_string({"spec", "size"}));
+  if (const auto* a = s.answer("echo"))
+    b.set_string({"data", "answer"}, a->answered() ? std::to_string(a->status) + " " + a->body : "error: " + a->error);
   if (const auto* u = s.order.get({"spec", "unsettled"}); u && u->IsTrue())
     b.set_string({"data", "tick"}, std::to_string(s.now.time_since_epoch().count()));
   return std::move(b).freeze();
@@ -57,6 +61,18 @@ inline rt::order_plan plan(const rt::sense_snapshot& s) {
     p.finalizer = rt::finalizer_op::add;
     return p;
   }
+  // A service outside Kubernetes: asked once a pass, its answer planned on.
+  if (auto url = s.order.get_string({"spec", "callUrl"}); !url.empty() && !s.answer("echo")) {
+    rt::service_call c;
+    c.id = "echo";
+    c.service = "echo";
+    c.request.method = "POST";
+    c.request.url = std::string(url);
+    c.request.body = R"({"widget":")" + s.key.name + R"("})";
+    c.request.authorization = "Bearer widget-token";
+    p.calls.push_back(std::move(c));
+    return p;
+  }
   k8s::condition ready{"Ready", "True", "Mapped", "ConfigMap " + map_name(s) + " holds the size", "", s.order.generation()};
   auto want = desired_map(s);
   const k8s::object* live = maps.empty() ? nullptr : &maps.front();
@@ -68,7 +84,8 @@ inline rt::order_plan plan(const rt::sense_snapshot& s) {
   } else if (!live) {
     p.writes.push_back(rt::make_create(want));
   } else if (live->get_string({"data", "size"}) != want.get_string({"data", "size"}) ||
-             live->get_string({"data", "tick"}) != want.get_string({"data", "tick"})) {
+             live->get_string({"data", "tick"}) != want.get_string({"data", "tick"}) ||
+             live->get_string({"data", "answer"}) != want.get_string({"data", "answer"})) {
     p.writes.push_back(rt::make_apply(want, rt::write_cluster::management, true));
   }
   auto conds = s.order.conditions();

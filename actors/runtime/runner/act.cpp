@@ -112,6 +112,33 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
       });
 }
 
+// Issues plan.calls[i..] in order, each answer into the snapshot, then `done`.
+void call_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::size_t i, std::function<void()> done) {
+  if (!r->ctx.open()) return;
+  if (i == plan->calls.size()) return done();
+  const auto& c = plan->calls[i];
+  auto next = [r, plan, i, done] { call_from(r, plan, i + 1, done); };
+  auto it = r->deps->services.find(c.service);
+  if (it == r->deps->services.end()) {
+    r->snap.answers[c.id] = service_answer{0, {}, "no service named \"" + c.service + "\""};
+    return next();
+  }
+  const auto timeout = std::chrono::duration_cast<caf::timespan>(c.request.timeout) + std::chrono::seconds(5);
+  r->self()
+      ->request(it->second, timeout, c.request)
+      .then(
+          [r, plan, i, next](protocol::service_response& res) {
+            if (!r->ctx.open()) return;
+            r->snap.answers[plan->calls[i].id] = service_answer{res.status, std::move(res.body), {}};
+            next();
+          },
+          [r, plan, i, next](const caf::error& e) {
+            if (!r->ctx.open()) return;
+            r->snap.answers[plan->calls[i].id] = service_answer{0, {}, proto::describe(e)};
+            next();
+          });
+}
+
 // A write of the plan that targets a named slot read live before writing,
 // not read live yet this pass.
 const read_slot* needs_live_read(const run_ptr& r, const order_plan& plan) {
@@ -288,6 +315,9 @@ void settle(const run_ptr& r, std::shared_ptr<const order_plan> plan) {
 // A plan still writing after max_rounds: the object and the field it keeps
 // writing.
 std::string not_settling(const run_ptr& r, const order_plan& plan) {
+  if (plan.writes.empty())
+    return r->who() + ": the plan did not settle within " + std::to_string(r->kind->max_rounds) +
+           " rounds; it still calls " + plan.calls.front().service + " (" + plan.calls.front().request.method + ")";
   const auto& w = plan.writes.front();
   auto msg = r->who() + ": the plan did not settle within " + std::to_string(r->kind->max_rounds) +
              " rounds; it still asks to " + w.describe();
@@ -306,12 +336,14 @@ void plan_and_act(const run_ptr& r) {
   ++r->rounds;
   r->snap.now = r->ctx.wall_now();
   auto plan = std::make_shared<const order_plan>(r->kind->plan(r->snap));
-  if (plan->writes.empty()) return settle(r, plan);
+  if (plan->writes.empty() && plan->calls.empty()) return settle(r, plan);
   if (r->rounds > r->kind->max_rounds) return finish(r, pass_result::failed(not_settling(r, *plan)));
   if (const auto* slot = needs_live_read(r, *plan)) return read_live(r, *slot);
   issue_from(r, plan, 0, [r, plan] {
-    if (plan->replan_after_writes) return plan_and_act(r);
-    settle(r, plan);
+    call_from(r, plan, 0, [r, plan] {
+      if (plan->replan_after_writes || !plan->calls.empty()) return plan_and_act(r);
+      settle(r, plan);
+    });
   });
 }
 

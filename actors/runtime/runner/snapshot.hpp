@@ -12,6 +12,7 @@
 #include "k8s/object.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
+#include "protocol/service.hpp"
 
 #include <chrono>
 #include <map>
@@ -31,6 +32,21 @@ struct slot_result {
   std::string name;                // named: the name it looked for
 };
 
+// A request to a service outside Kubernetes a plan asks for (Grafana, the
+// monitoring backend): its answer lands in sense_snapshot::answers[id].
+struct service_call {
+  std::string id;
+  std::string service;  // a name in runner_deps::services
+  protocol::service_request request;
+};
+
+struct service_answer {
+  int status = 0;
+  std::string body;
+  std::string error;  // a transport failure (no HTTP answer); never a credential
+  bool answered() const { return error.empty(); }
+};
+
 struct sense_snapshot {
   k8s::object order;
   protocol::order_key key;  // the cluster the order lives on ("" management), its namespace and name
@@ -45,6 +61,8 @@ struct sense_snapshot {
   std::map<std::string, slot_result, std::less<>> slots;
   // Objects a create met as AlreadyExists, read by name from the API server.
   std::vector<k8s::object> read_by_name;
+  // The answers to this pass's service calls, by call id.
+  std::map<std::string, service_answer, std::less<>> answers;
   std::chrono::system_clock::time_point now;
 
   bool admitted() const { return admission.verdict == protocol::admission_verdict::admitted; }
@@ -56,12 +74,20 @@ struct sense_snapshot {
   // Whether the slot's kind is served (true for a slot never read).
   bool served(std::string_view id) const;
   const k8s::object* control_plane_or_null() const { return control_plane ? &control_plane : nullptr; }
+  const service_answer* answer(std::string_view id) const {
+    auto it = answers.find(id);
+    return it == answers.end() ? nullptr : &it->second;
+  }
 };
 
 enum class finalizer_op : std::uint8_t { none, add, release };
 
 struct order_plan {
   std::vector<child_write> writes;  // in order
+  // After the writes, in order: requests to services outside Kubernetes;
+  // their answers land in the snapshot and the plan runs again (a plan asks
+  // only for calls it has no answer to yet).
+  std::vector<service_call> calls;
   // After the writes: plan again (false: the pass settles; a teardown's
   // deletes take effect through the controllers, the next pass counts them).
   bool replan_after_writes = true;

@@ -118,7 +118,7 @@ list_filter parse_filter(const k8s::http_request& req, const request_info& ri) {
   std::string err;
   if (auto ls = req.param("labelSelector"); ls && !ls->empty()) {
     auto p = k8s::label_selector::parse(*ls, &err);
-    if (!p) fail(k8s::make_bad_request(fmt::format("unable to parse requirement: {}", err)));
+    if (!p) fail(k8s::make_bad_request(err));  // the parser's message is kube's, whole
     f.labels = std::move(*p);
   }
   if (auto fs = req.param("fieldSelector"); fs && !fs->empty()) {

@@ -99,7 +99,10 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
       fail(k8s::make_bad_request(
           "json: cannot unmarshal object into Go value of type jsonpatch.Patch"));
     next = k8s::copy_document(live.json());
-    if (auto e = k8s::apply_json_patch(next, *patch_doc)) fail(patch_error(*e));
+    // kube-apiserver 1.34 answers any JSON patch that does not apply with this generic
+    // 422 (the library's reason is not shown).
+    if (auto e = k8s::apply_json_patch(next, *patch_doc))
+      fail(patch_error("the server rejected our request due to an error in our request"));
   } else {
     auto s = strategic_merge(r, live.json(), *patch_doc, &err);
     if (!s) fail(err.empty() ? unsupported_patch(false) : patch_error(err));

@@ -435,3 +435,19 @@ BOOST_AUTO_TEST_CASE(crd_serves_kind_with_status_subresource_and_deletion_stops_
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// As kube-apiserver 1.34: a JSON patch that does not apply gets one generic 422.
+BOOST_AUTO_TEST_CASE(json_patch_that_does_not_apply_gets_kube_generic_message) {
+  server_fixture f(plain());
+  auto c = f.client();
+  BOOST_TEST(c.post(cm_path, R"({"metadata":{"name":"j"},"data":{"c":"3"}})").status == 201);
+  auto bad = c.patch(std::string(cm_path) + "/j", R"([{"op":"test","path":"/data/c","value":"4"}])",
+                     "application/json-patch+json");
+  BOOST_TEST(bad.status == 422);
+  BOOST_TEST(str(bad.json(), {"message"}) == "the server rejected our request due to an error in our request");
+  BOOST_TEST(str(bad.json(), {"reason"}) == "Invalid");
+  auto replace = c.patch(std::string(cm_path) + "/j", R"([{"op":"replace","path":"/data/zz","value":"1"}])",
+                         "application/json-patch+json");
+  BOOST_TEST(replace.status == 200, replace.body);
+  BOOST_TEST(str(replace.json(), {"data", "zz"}) == "1");
+}

@@ -160,7 +160,9 @@ BOOST_AUTO_TEST_CASE(everything_converges_and_steady_state_writes_nothing) {
   BOOST_TEST(f.broker->vhosts().contains("order-vhost"));
   BOOST_TEST(f.broker->user("order-user").value_or(broker_user{}).password == "pw-1");
   BOOST_TEST(f.broker->permissions("order-vhost", "order-user").has_value());
-  BOOST_TEST(static_cast<bool>(f.api.find("Secret", "cp", "u-user-credentials")));
+  // The User imports its credentials: no generated Secret (messaging-topology-operator v1.20).
+  BOOST_TEST(!static_cast<bool>(f.api.find("Secret", "cp", "u-user-credentials")));
+  BOOST_TEST(f.api.find("User", "cp", "u").get_string({"status", "credentials", "name"}) == "imp");
   BOOST_TEST(ready(f.api.find("SecretStore", "cp", "openbao-tenant-store")));
   auto ps = f.api.find("PushSecret", "cp", "ps");
   BOOST_TEST(ready(ps));

@@ -232,12 +232,17 @@ def on_both_servers(prefix, sim, src, body):
         body(Both(work, real, real_kc, sim_kc))
         work.ok = True
     finally:
-        if not work.ok:
-            procs.dump()
-            print(real.log_tail())
-        procs.stop()
-        real.stop()
+        stop_all(work, procs, real)
         work.done()
+
+
+def stop_all(work, procs, real):
+    """Ends the test's processes and the real server; on failure first prints their logs."""
+    if not work.ok:
+        procs.dump()
+        print(real.log_tail())
+    procs.stop()
+    real.stop()
 
 
 def report_differences(differences, compared):

@@ -20,7 +20,7 @@ import time
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Procs, RealCluster, Workdir, apply_crds, eventually, kubectl, log, require_file, run_main  # noqa: E402,E501
+from harness import Procs, RealCluster, Workdir, apply_crds, eventually, kubectl, log, require_file, run_main, stop_all  # noqa: E402,E501
 
 KEYS = {"transport_url", "host", "port", "username", "password", "vhost"}
 SA_NS, SA = "c5c3-system", "c5c3-operator"
@@ -99,12 +99,8 @@ class Setup:
         return self.procs.start(name, [self.operator, "--kubeconfig", self.operator_kc, "--namespace", SA_NS,
                                        "--metrics-bind-address", "0", "--health-probe-bind-address", "0"])
 
-    def stop(self, ok):
-        if not ok:
-            self.procs.dump()
-            print(self.real.log_tail())
-        self.procs.stop()
-        self.real.stop()
+    def stop(self):
+        stop_all(self.work, self.procs, self.real)
 
 
 def converge(s):
@@ -202,7 +198,7 @@ def main(mode, sim, operator, src):
         log(f"{mode}: done in {time.time() - t0:.1f}s")
         work.ok = True
     finally:
-        s.stop(work.ok)
+        s.stop()
         work.done()
 
 

@@ -24,7 +24,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rabbitmq_e2e"))
 from operator_rabbitmq_e2e import amqp_opens, management  # noqa: E402
-from harness import Missing, Procs, RealCluster, Workdir, eventually, kubectl, log, require_file, run_main  # noqa: E402,E501
+from harness import Missing, Procs, RealCluster, Workdir, eventually, kubectl, log, require_file, run_main, stop_all  # noqa: E402,E501
 
 TOPOLOGY_KINDS = {"vhosts", "users", "permissions"}
 
@@ -142,11 +142,7 @@ def main(sim, operator, src):
         log("deleted: the real operator removed the vhost")
         work.ok = True
     finally:
-        if not work.ok:
-            procs.dump()
-            print(real.log_tail())
-        procs.stop()
-        real.stop()
+        stop_all(work, procs, real)
         if broker is not None:
             subprocess.run([loopback, "stop", broker_dir], check=False, timeout=180)
         if work.ok:

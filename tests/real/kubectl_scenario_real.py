@@ -135,6 +135,8 @@ def normalize(text, servers):
     # Ages in tables ("5s", "2m3s", "<invalid>").
     text = re.sub(r"(?<=\s)(\d+[smhd])+(?=\s|$)", "<age>", text)
     text = re.sub(r"(?<=\s)<invalid>(?=\s|$)", "<age>", text)
+    # Table columns are as wide as their widest cell: an age of 9s beside one of 10s shifts them.
+    text = re.sub(r"(?<=\S) {2,}", "  ", text)
     return text
 
 

@@ -3,6 +3,7 @@
 #include "actors/runtime/backoff.hpp"
 #include "actors/runtime/mailbox_depth.hpp"
 #include "actors/runtime/named_timers.hpp"
+#include "k8s/log.hpp"
 
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
@@ -178,6 +179,12 @@ struct order_state {
         requeue = errors.next();
         last_error = r.error;
         last_error_at = last_pass_at;
+        // As controller-runtime's "Reconciler error": a failed pass (a refused write, say)
+        // is visible in the log, naming the order; API errors carry no secret values.
+        k8s::log::root().named("controller").error(
+            "Reconciler error", r.error,
+            {{"namespace", cfg.key.namespace_}, {"name", cfg.key.name}, {"cluster", cfg.key.cluster},
+             {"failures", errors.failures()}});
         if (mm) {
           mm->reconcile_error.inc();
           mm->reconcile_errors.inc();

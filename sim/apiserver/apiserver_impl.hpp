@@ -92,11 +92,14 @@ class apiserver::impl {
   void serve_resource(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
                       const identity& who);
   void serve_admin(const k8s::http_request& req, k8s::http_responder& res);
+  // `warnings`: Warning header values (field validation's Warn).
   void send_object(const k8s::http_request& req, k8s::http_responder& res,
-                   const k8s::api_resource& r, const k8s::object& o, int code);
-  // PATCH (merge, JSON, strategic, apply); `created` when apply created it.
+                   const k8s::api_resource& r, const k8s::object& o, int code,
+                   const std::vector<std::string>& warnings = {});
+  // PATCH (merge, JSON, strategic, apply); `created` when apply created it; field
+  // validation's Warning header values go to `warnings`.
   k8s::object patch(const k8s::http_request& req, request_info& ri, bool dry_run, int& created,
-                    std::string& verb);
+                    std::string& verb, std::vector<std::string>& warnings);
   void delete_collection(const k8s::http_request& req, k8s::http_responder& res,
                          const request_info& ri, bool dry_run);
   void log_write(const request_info& ri, const k8s::http_request& req, const identity& who,

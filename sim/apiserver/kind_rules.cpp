@@ -25,6 +25,22 @@ std::string lower(std::string_view s) {
   return o;
 }
 
+bool empty_container(const json_value* v) {
+  return v && ((v->IsObject() && v->MemberCount() == 0) || (v->IsArray() && v->Empty()));
+}
+
+// kube-apiserver serializes ObjectMeta (and a ConfigMap's or Secret's data maps) with
+// Go's omitempty, for built-in kinds and custom resources alike: an empty map or list
+// written there is not stored (`kubectl label x k-` leaves no `labels: {}` behind).
+void drop_empty_fields(const k8s::api_resource& r, json_document& doc) {
+  if (auto* md = k8s::member(doc, "metadata"); md && md->IsObject())
+    for (const char* f : {"labels", "annotations", "finalizers", "ownerReferences"})
+      if (empty_container(k8s::member(*md, f))) k8s::remove_member(*md, f);
+  if (is_core(r, "configmaps") || is_core(r, "secrets"))
+    for (const char* f : {"data", "binaryData", "stringData"})
+      if (empty_container(k8s::member(doc, f))) k8s::remove_member(doc, f);
+}
+
 void secret_rules(json_document& doc) {
   auto& a = doc.GetAllocator();
   if (auto* sd = k8s::member(doc, "stringData"); sd && sd->IsObject()) {
@@ -173,6 +189,7 @@ bool tracks_generation(const k8s::api_resource& r) {
 }
 
 void prepare_for_create(const k8s::api_resource& r, json_document& doc, bool custom) {
+  drop_empty_fields(r, doc);
   if (custom && r.status_subresource) k8s::remove_member(doc, "status");
   if (is_core(r, "secrets")) secret_rules(doc);
   if (is_core(r, "services")) service_defaults(doc);
@@ -185,6 +202,7 @@ void prepare_for_create(const k8s::api_resource& r, json_document& doc, bool cus
 
 void prepare_for_update(const k8s::api_resource& r, json_document& doc, const k8s::object& old) {
   auto& a = doc.GetAllocator();
+  drop_empty_fields(r, doc);
   if (is_core(r, "secrets")) secret_rules(doc);
   if (is_core(r, "services")) service_defaults(doc);
   if (is_core(r, "namespaces")) {

@@ -294,6 +294,17 @@ object apiserver::impl::update_locked(const request_info& ri, json_document body
                     next.GetAllocator());
     return object(std::move(next));
   }
+  if (k8s::find(next, {"metadata", "deletionTimestamp"}) && !k8s::find(next, {"metadata", "finalizers"}) &&
+      !old.finalizers().empty()) {
+    // As kube-apiserver 1.34: an update that releases the last finalizer of an object being
+    // deleted is not stored; the object is deleted (one DELETED event, of the last stored
+    // state) and the answer is the update's object at the resourceVersion it was sent on.
+    k8s::set_member(nmd, "resourceVersion", k8s::make_string(old.resource_version(), next.GetAllocator()),
+                    next.GetAllocator());
+    remove_object_locked(sr, key);
+    collect_garbage_locked();
+    return object(std::move(next));
+  }
   auto nrv = next_rv_locked();
   k8s::set_member(nmd, "resourceVersion", k8s::make_string(std::to_string(nrv), next.GetAllocator()),
                   next.GetAllocator());
@@ -331,6 +342,10 @@ bool apiserver::impl::mark_deleted_locked(stored_resource& sr, const object& o) 
   auto b = o.edit();
   b.set_string({"metadata", "deletionTimestamp"}, now());
   b.set_int({"metadata", "deletionGracePeriodSeconds"}, 0);
+  // As kube-apiserver 1.34: setting deletionTimestamp is a change of the object that
+  // bumps metadata.generation where the kind tracks it (custom resources).
+  if (tracks_generation(sr.storage) && o.generation() > 0)
+    b.set_int({"metadata", "generation"}, o.generation() + 1);
   if (sr.storage.group.empty() && sr.storage.plural == "namespaces")
     b.set_string({"status", "phase"}, "Terminating");
   b.set_resource_version(std::to_string(next_rv_locked()));

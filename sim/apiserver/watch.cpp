@@ -118,7 +118,7 @@ list_filter parse_filter(const k8s::http_request& req, const request_info& ri) {
   std::string err;
   if (auto ls = req.param("labelSelector"); ls && !ls->empty()) {
     auto p = k8s::label_selector::parse(*ls, &err);
-    if (!p) fail(k8s::make_bad_request(fmt::format("unable to parse requirement: {}", err)));
+    if (!p) fail(k8s::make_bad_request(err));  // the parser's message is kube's, whole
     f.labels = std::move(*p);
   }
   if (auto fs = req.param("fieldSelector"); fs && !fs->empty()) {
@@ -266,7 +266,17 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   if (remaining) md.AddMember("remainingItemCount", json_value(*remaining), a);
   d.AddMember("metadata", std::move(md), a);
   json_value arr(rapidjson::kArrayType);
-  for (auto& o : items) arr.PushBack(k8s::copy_json(o.json(), a), a);
+  // kube-apiserver 1.34 lists built-in kinds as typed lists, whose items carry no
+  // apiVersion and kind; custom resources' items keep theirs.
+  bool typed = is_builtin(r);
+  for (auto& o : items) {
+    json_value item = k8s::copy_json(o.json(), a);
+    if (typed) {
+      k8s::remove_member(item, "apiVersion");
+      k8s::remove_member(item, "kind");
+    }
+    arr.PushBack(std::move(item), a);
+  }
   d.AddMember("items", std::move(arr), a);
   res.send({200, {{"Content-Type", "application/json"}}, k8s::to_json(d)});
 }

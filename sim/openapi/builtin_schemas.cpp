@@ -1,4 +1,5 @@
 #include "sim/openapi/builtin_schemas.hpp"
+#include "sim/openapi/openapi.hpp"
 
 #include <array>
 #include <utility>
@@ -514,3 +515,19 @@ std::string builtin_schema_name(std::string_view group, std::string_view version
 }
 
 }  // namespace c5c3::sim::openapi::detail
+
+namespace c5c3::sim::openapi {
+
+const k8s::json_value* builtin_kind_schema(std::string_view group, std::string_view version,
+                                           std::string_view kind) {
+  auto name = detail::builtin_schema_name(group, version, kind);
+  return name.empty() ? nullptr : k8s::member(detail::builtin_schemas(), name);
+}
+
+const k8s::json_value* builtin_schema_ref(std::string_view ref) {
+  constexpr std::string_view root = "#/components/schemas/";
+  if (ref.substr(0, root.size()) != root) return nullptr;
+  return k8s::member(detail::builtin_schemas(), ref.substr(root.size()));
+}
+
+}  // namespace c5c3::sim::openapi

@@ -1,7 +1,9 @@
 // c5c3-sim: the simulators' command line.
 //   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
 //                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
+//   c5c3-sim world ...; c5c3-sim grafana|trickster|rancher|monitoring ... (sim/monitoring)
 #include "sim/apiserver/apiserver.hpp"
+#include "sim/monitoring/standin_command.hpp"
 #include "sim/world/world_command.hpp"
 
 #include <csignal>
@@ -20,7 +22,9 @@ int usage(const char* msg) {
   std::cerr << "usage: c5c3-sim apiserver --listen HOST:PORT --kubeconfig-out FILE [--plain-http]\n"
                "                          [--crds DIR]... [--data-dir DIR] [--faults FILE]\n"
                "                          [--token-file FILE]\n"
-               "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n";
+               "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n"
+               "       c5c3-sim grafana|trickster|rancher|monitoring [--listen HOST:PORT] ... (the\n"
+               "                monitoring stand-ins; <name> --help)\n";
   return 2;
 }
 
@@ -99,6 +103,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "apiserver") return run_apiserver(args);
   if (cmd == "world") return c5c3::sim::world::run_world_command(args);
+  if (c5c3::sim::monitoring::is_standin_command(cmd)) return c5c3::sim::monitoring::run_standin_command(cmd, args);
   if (cmd == "-h" || cmd == "--help") {
     usage(nullptr);
     return 0;

@@ -2,6 +2,7 @@
 //   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
 //                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
 //   c5c3-sim world ...; c5c3-sim grafana|trickster|rancher|monitoring ... (sim/monitoring)
+#include "k8s/signals.hpp"
 #include "sim/apiserver/apiserver.hpp"
 #include "sim/monitoring/standin_command.hpp"
 #include "sim/world/world_command.hpp"
@@ -73,12 +74,7 @@ int run_apiserver(const std::vector<std::string>& args) {
   }
   if (!listen_given) return usage("--listen is required");
 
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts
-  std::signal(SIGPIPE, SIG_IGN);
+  const sigset_t set = c5c3::k8s::block_termination_signals();  // before any thread starts
 
   c5c3::sim::apiserver server(opts);
   try {
@@ -89,8 +85,7 @@ int run_apiserver(const std::vector<std::string>& args) {
     return 1;
   }
   std::cout << "listening on " << server.url() << std::endl;
-  int sig = 0;
-  sigwait(&set, &sig);
+  c5c3::k8s::wait_for_termination(set);
   server.stop();
   return 0;
 }

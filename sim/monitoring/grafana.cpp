@@ -4,6 +4,7 @@
 
 #include "k8s/base64.hpp"
 #include "k8s/time.hpp"
+#include "sim/apiserver/apiserver_impl.hpp"  // split_path
 
 #include <fmt/format.h>
 
@@ -15,23 +16,7 @@ using k8s::json_value;
 
 namespace {
 
-k8s::http_response message(int status, std::string_view text) {
-  k8s::json_document d(rapidjson::kObjectType);
-  d.AddMember("message", k8s::make_string(text, d.GetAllocator()), d.GetAllocator());
-  return json_response(status, d);
-}
-
-std::vector<std::string> split_path(std::string_view p) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < p.size()) {
-    auto j = p.find('/', i);
-    if (j == std::string_view::npos) j = p.size();
-    if (j > i) out.emplace_back(p.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
+k8s::http_response message(int status, std::string_view text) { return grafana_message(status, text); }
 
 json_value address(k8s::json_allocator& a) {
   json_value v(rapidjson::kObjectType);
@@ -41,6 +26,14 @@ json_value address(k8s::json_allocator& a) {
 }
 
 }  // namespace
+
+k8s::http_response grafana_message(int status, std::string_view text, std::string_view status_word) {
+  k8s::json_document d(rapidjson::kObjectType);
+  auto& a = d.GetAllocator();
+  d.AddMember("message", k8s::make_string(text, a), a);
+  if (!status_word.empty()) d.AddMember("status", k8s::make_string(status_word, a), a);
+  return json_response(status, d);
+}
 
 std::string grafana_slug(std::string_view title) {
   std::string out;
@@ -92,7 +85,7 @@ std::string grafana_api::now() const { return k8s::format_rfc3339(k8s::clock::no
 k8s::http_response grafana_api::error(int status, const std::string& text) const { return message(status, text); }
 
 k8s::http_response grafana_api::handle(const k8s::http_request& req, const std::string&) {
-  auto p = split_path(req.path);
+  auto p = sim::split_path(req.path);
   if (p.empty() || p[0] != "api") return message(404, "Not found");
   if (p.size() == 2 && p[1] == "health") {
     k8s::json_document d(rapidjson::kObjectType);

@@ -112,6 +112,9 @@ class grafana_api : public standin_core {
   std::uint64_t uid_counter_ = 0;
 };
 
+// Grafana's error body {"message": text} (412 adds {"status": word}).
+k8s::http_response grafana_message(int status, std::string_view text, std::string_view status_word = {});
+
 // Grafana's slugify for the ASCII cases ("Production Overview" -> "production-overview").
 std::string grafana_slug(std::string_view title);
 

@@ -13,11 +13,7 @@ using k8s::json_value;
 namespace {
 
 k8s::http_response message(int status, std::string_view text, std::string_view status_word = {}) {
-  k8s::json_document d(rapidjson::kObjectType);
-  auto& a = d.GetAllocator();
-  d.AddMember("message", k8s::make_string(text, a), a);
-  if (!status_word.empty()) d.AddMember("status", k8s::make_string(status_word, a), a);
-  return json_response(status, d);
+  return grafana_message(status, text, status_word);
 }
 
 std::string lower(std::string_view s) {

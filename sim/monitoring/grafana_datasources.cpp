@@ -8,11 +8,7 @@ using k8s::json_value;
 
 namespace {
 
-k8s::http_response message(int status, std::string_view text) {
-  k8s::json_document d(rapidjson::kObjectType);
-  d.AddMember("message", k8s::make_string(text, d.GetAllocator()), d.GetAllocator());
-  return json_response(status, d);
-}
+k8s::http_response message(int status, std::string_view text) { return grafana_message(status, text); }
 
 bool is_number(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;

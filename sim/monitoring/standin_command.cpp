@@ -1,11 +1,11 @@
 #include "sim/monitoring/standin_command.hpp"
 
+#include "k8s/signals.hpp"
 #include "sim/apiserver/pki.hpp"
 #include "sim/monitoring/grafana.hpp"
 #include "sim/monitoring/rancher.hpp"
 #include "sim/monitoring/trickster.hpp"
 
-#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -129,12 +129,7 @@ int run_standin_command(const std::string& name, const std::vector<std::string>&
   auto f = parse(name, args, err);
   if (!f) return usage(name, err);
 
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts
-  std::signal(SIGPIPE, SIG_IGN);
+  const sigset_t set = k8s::block_termination_signals();  // before any thread starts
 
   std::vector<std::unique_ptr<standin_server>> servers;
   std::vector<std::pair<std::string, std::string>> env;
@@ -211,8 +206,7 @@ int run_standin_command(const std::string& name, const std::vector<std::string>&
     e.close();
     std::rename((out + ".tmp").c_str(), out.c_str());
   }
-  int sig = 0;
-  sigwait(&set, &sig);
+  k8s::wait_for_termination(set);
   for (auto& s : servers) s->stop();
   return 0;
 }

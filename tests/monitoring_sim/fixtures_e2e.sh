@@ -8,21 +8,8 @@ set -u
 SIM="$1"
 SRC="$2"
 FX="$SRC/sim/monitoring/fixtures"
-KUBECTL=/usr/bin/kubectl
-D=$(mktemp -d /tmp/c5c3-monitoring-fixtures.XXXXXX)
-PID=
-cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$D"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; echo "--- server stderr"; tail -30 "$D/err"; exit 1; }
-until_ok() { local t=$1; shift; local end=$((SECONDS + t)); while ! "$@" >/dev/null 2>&1; do
-  [ $SECONDS -ge $end ] && return 1; sleep 0.1; done; }
-
-"$SIM" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$D/kc" --crds "$SRC/sim/crds" --crds "$SRC/deploy/crds" \
-  >"$D/out" 2>"$D/err" &
-PID=$!
-until_ok 20 grep -q listening "$D/out" || fail "server did not start"
-export KUBECONFIG="$D/kc"
-k() { "$KUBECTL" --request-timeout=20s "$@"; }
+. "$(dirname "$0")/../sim/sim_e2e_lib.sh"
+start_sim "$SIM" --crds "$SRC/sim/crds" --crds "$SRC/deploy/crds"
 
 # Standalone: Prometheus, Alertmanager with the inbox APIService, ServiceMonitors, Grafana kinds.
 k apply -f "$FX/standalone/prometheus.yaml" -f "$FX/standalone/alertmanager.yaml" >"$D/a.out" 2>&1 ||
@@ -97,9 +84,5 @@ k api-resources --api-group=management.cattle.io -o name | grep -q '^clusters.ma
 [ "$(k get clusterclaim -o name | wc -l)" = 2 ] || fail "ClusterClaims"
 grep -q '^v3.management.cattle.io *Local *True' <(k get apiservices) || fail "the flavour CRDs' APIServices"
 
-kill -TERM $PID
-wait $PID
-RC=$?
-PID=
-[ $RC = 0 ] || fail "exit code $RC on SIGTERM"
+stop_sim
 echo "monitoring fixtures e2e: ok"

@@ -8,21 +8,8 @@
 set -u
 SIM="$1"
 SRC="$2"
-KUBECTL=/usr/bin/kubectl
-D=$(mktemp -d /tmp/c5c3-kubectl-events.XXXXXX)
-PID=
-cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$D"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; echo "--- server stderr"; tail -50 "$D/err"; exit 1; }
-until_ok() { local t=$1; shift; local end=$((SECONDS + t)); while ! "$@" >/dev/null 2>&1; do
-  [ $SECONDS -ge $end ] && return 1; sleep 0.1; done; }
-
-"$SIM" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$D/kc" --crds "$SRC/sim/crds" --crds "$SRC/deploy/crds" \
-  >"$D/out" 2>"$D/err" &
-PID=$!
-until_ok 20 grep -q listening "$D/out" || fail "server did not start"
-export KUBECONFIG="$D/kc"
-k() { "$KUBECTL" --request-timeout=20s "$@"; }
+. "$(dirname "$0")/sim_e2e_lib.sh"
+start_sim "$SIM" --crds "$SRC/sim/crds" --crds "$SRC/deploy/crds"
 
 # An object to report about: a GrafanaDashboard (deploy/crds).
 cat >"$D/dash.yaml" <<'Y'
@@ -127,9 +114,5 @@ k describe apiservice v1alpha1.inbox.monitoring.appscode.com >"$D/asd.out" 2>&1 
 grep -q 'all checks passed' "$D/asd.out" || fail "describe apiservice: $(cat "$D/asd.out")"
 k delete apiservice v1alpha1.inbox.monitoring.appscode.com || fail "delete apiservice"
 
-kill -TERM $PID
-wait $PID
-RC=$?
-PID=
-[ $RC = 0 ] || fail "exit code $RC on SIGTERM"
+stop_sim
 echo "kubectl events e2e: ok"

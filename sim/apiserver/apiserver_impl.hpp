@@ -138,6 +138,15 @@ class apiserver::impl {
   void after_write_locked(const k8s::api_resource& r, const k8s::object* old,
                           const k8s::object& stored);
   void after_delete_locked(const k8s::api_resource& r, const k8s::object& gone);
+  void after_change_locked(const k8s::api_resource& r, const k8s::object& o);
+  void after_stored_locked(const k8s::api_resource& r, const k8s::object& stored);
+  // The tokens controller (token_controller.cpp): fills a service-account-token Secret.
+  void populate_token_secret_locked(const k8s::object& secret);
+  // ---- APIServices (apiservice_sync.cpp): the local ones of the served
+  // group versions (kube's autoregister), and the Available condition of the
+  // service-backed ones naming that Service (all of them when `name` is empty).
+  void sync_local_apiservices_locked();
+  void refresh_apiservices_locked(const std::string& service_namespace, const std::string& name);
   void collect_garbage_locked();
   // The objects of `sr` as they were at resourceVersion `rv`, rebuilt from
   // the watch history; nullopt once events after `rv` have left it.

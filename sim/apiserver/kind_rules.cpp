@@ -1,8 +1,11 @@
 #include "sim/apiserver/kind_rules.hpp"
 
 #include "k8s/status.hpp"
+#include "k8s/time.hpp"
 #include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/apiservices.hpp"
 #include "sim/apiserver/builtin_kinds.hpp"
+#include "sim/apiserver/events.hpp"
 
 #include <fmt/format.h>
 
@@ -184,6 +187,10 @@ bool is_builtin(const k8s::api_resource& r) {
   return false;
 }
 
+bool allows_unconditional_update(const k8s::api_resource& r) {
+  return is_builtin(r) && !is_apiservice(r);
+}
+
 bool tracks_generation(const k8s::api_resource& r) {
   return !is_builtin(r) || r.group == "apiextensions.k8s.io";
 }
@@ -194,6 +201,8 @@ void prepare_for_create(const k8s::api_resource& r, json_document& doc, bool cus
   if (is_core(r, "secrets")) secret_rules(doc);
   if (is_core(r, "services")) service_defaults(doc);
   if (is_core(r, "namespaces")) namespace_create(doc);
+  if (is_core_event(r) || is_events_group_event(r)) canonicalize_core_event(doc);
+  if (is_apiservice(r)) apiservice_prepare_create(doc, k8s::format_rfc3339(k8s::clock::now()));
   if (r.group == "apiextensions.k8s.io") {
     crd_validate(doc);
     crd_status(doc);
@@ -205,6 +214,8 @@ void prepare_for_update(const k8s::api_resource& r, json_document& doc, const k8
   drop_empty_fields(r, doc);
   if (is_core(r, "secrets")) secret_rules(doc);
   if (is_core(r, "services")) service_defaults(doc);
+  if (is_core_event(r) || is_events_group_event(r)) canonicalize_core_event(doc);
+  if (is_apiservice(r)) apiservice_defaults(doc);
   if (is_core(r, "namespaces")) {
     if (auto* f = old.get({"spec", "finalizers"}); f && !k8s::find(doc, {"spec", "finalizers"}))
       k8s::set_member(k8s::ensure_object(doc, {"spec"}, a), "finalizers", k8s::copy_json(*f, a), a);
@@ -222,6 +233,15 @@ void validate_kind(const k8s::api_resource& r, json_document& doc, const k8s::ob
   if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions")
     validate_crd_schemas(doc);
   if (!is_builtin(r)) validate_custom(r, doc, old ? &old->json() : nullptr);
+  std::string name(k8s::get_string(doc, {"metadata", "name"}));
+  if (is_core_event(r) || is_events_group_event(r))
+    if (auto errs = validate_event(doc, is_events_group_event(r), old ? &old->json() : nullptr); !errs.empty())
+      fail(validation::invalid_error(r.group, r.kind, name, errs));
+  if (is_apiservice(r)) {
+    auto errs = validate_apiservice(doc);
+    for (auto& e : validate_apiservice_status(doc)) errs.push_back(e);
+    if (!errs.empty()) fail(validation::invalid_error(r.group, r.kind, name, errs));
+  }
 }
 
 std::vector<k8s::api_resource> crd_resources(const k8s::object& crd) {

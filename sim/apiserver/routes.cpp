@@ -356,7 +356,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       rv = std::string(created.resource_version());
       code = 201;
       log_write(ri, req, who, code, rv, dry_run, verb);
-      send_object(req, res, r, created, 201, warnings);
+      send_object(req, res, r, convert_for(created, r), 201, warnings);
     } else if (ri.verb == "update") {
       auto body = parse_body(req);
       check_body(body);

@@ -7,6 +7,7 @@
 #include "sim/apiserver/builtin_kinds.hpp"
 #include "sim/apiserver/faults_codec.hpp"
 #include "sim/apiserver/kind_rules.hpp"
+#include "sim/apiserver/service_account_token.hpp"
 
 #include <fmt/format.h>
 
@@ -60,6 +61,7 @@ void apiserver::impl::load_pki_and_token() {
     serving_ = make_signed(ca_, "c5c3-sim-apiserver", {}, true, {"localhost", "kubernetes", "kubernetes.default"},
                            {"127.0.0.1"});
   if (token_.empty()) token_ = random_hex(24);
+  sa_key_ = service_account_signing_key(token_);
 }
 
 void apiserver::impl::load_token_file() {
@@ -154,6 +156,12 @@ void apiserver::impl::load_manifests(const std::string& dir) {
 }
 
 void apiserver::impl::start() {
+  if (opts_.authorization_mode != "AlwaysAllow" && opts_.authorization_mode != "RBAC")
+    throw std::runtime_error("unsupported authorization mode " + opts_.authorization_mode +
+                             " (AlwaysAllow or RBAC)");
+  for (const auto& p : opts_.admission_plugins)
+    if (p != "OwnerReferencesPermissionEnforcement")
+      throw std::runtime_error("unsupported admission plugin " + p + " (OwnerReferencesPermissionEnforcement)");
   {
     std::lock_guard lock(mu_);
     load_state();
@@ -172,6 +180,7 @@ void apiserver::impl::start() {
       d.Parse(fmt::format(R"({{"metadata":{{"name":"{}"}}}})", ns).c_str());
       create_locked(ri, std::move(d), false, nullptr);
     }
+    ensure_bootstrap_policy_locked();
   }
   for (auto& dir : opts_.crd_dirs) load_manifests(dir);
   if (!opts_.faults_file.empty()) load_faults_file(opts_.faults_file);
@@ -303,6 +312,16 @@ std::string apiserver::url() const {
 }
 std::string apiserver::ca_pem() const { return impl_->ca_.cert_pem; }
 std::string apiserver::token() const { return impl_->token_; }
+
+std::string apiserver::service_account_token(const std::string& namespace_, const std::string& name,
+                                             std::chrono::seconds ttl) const {
+  std::lock_guard lock(impl_->mu_);
+  try {
+    return impl_->issue_token_locked(namespace_, name, ttl.count(), {std::string(service_account_issuer)});
+  } catch (const api_failure& f) {
+    throw std::runtime_error(f.err.message);
+  }
+}
 
 std::string apiserver::kubeconfig_yaml() const {
   std::string cluster = impl_->opts_.plain_http

@@ -4,6 +4,7 @@
 #include "actors/cluster/informer_cache.hpp"
 #include "actors/cluster/messages.hpp"
 #include "k8s/client/informer.hpp"
+#include "k8s/log.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
 #include "protocol/order.hpp"
@@ -219,6 +220,15 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   };
   h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}}); };
   h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}}); };
+  // A failed list or watch is retried by the informer; say so (client-go's
+  // reflector: "Failed to watch"), or a 403 or a broken answer stays silent.
+  h.on_error = [log = k8s::log::root().named("reflector").with(
+                    {{"cluster", st.name.empty() ? std::string("management") : st.name},
+                     {"kind", key.gvk.kind},
+                     {"namespace", key.namespace_}})](const k8s::api_error& e) {
+    if (e.gone()) return;  // an expired resourceVersion is routine: the informer lists again
+    log.error("Failed to watch", e.describe());
+  };
   k8s::informer_options opts;
   opts.namespace_ = key.namespace_;
   opts.label_selector = key.label_selector;

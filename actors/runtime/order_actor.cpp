@@ -3,6 +3,7 @@
 #include "actors/runtime/backoff.hpp"
 #include "actors/runtime/mailbox_depth.hpp"
 #include "actors/runtime/named_timers.hpp"
+#include "k8s/log.hpp"
 
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
@@ -162,6 +163,15 @@ struct order_state {
       case pass_outcome::error:
         requeue = errors.next();
         last_error = r.error;
+        // controller-runtime's line for a failed reconcile (the pass's error names
+        // the request and the object; secrets never reach it).
+        k8s::log::root().named("controller").error(
+            "Reconciler error", r.error,
+            {{"controller", mm ? mm->controller : std::string()},
+             {"cluster", cfg.key.cluster},
+             {"namespace", cfg.key.namespace_},
+             {"name", cfg.key.name},
+             {"requeueAfter", std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(*requeue).count()) + "ms"}});
         if (mm) {
           mm->reconcile_error.inc();
           mm->reconcile_errors.inc();

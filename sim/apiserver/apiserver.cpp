@@ -136,12 +136,7 @@ void apiserver::impl::load_manifests(const std::string& dir) {
     if (!kind)
       throw std::runtime_error(fmt::format("manifest of unknown kind {} {}", gvk.api_version(), gvk.kind));
     k8s::api_resource copy = *kind;
-    request_info ri;
-    ri.verb = "create";
-    ri.group = copy.group;
-    ri.version = copy.version;
-    ri.plural = copy.plural;
-    ri.kind = &copy;
+    request_info ri = own_create(copy);
     if (copy.namespaced) {
       ri.namespace_ = k8s::get_string(d, {"metadata", "namespace"});
       if (ri.namespace_.empty()) ri.namespace_ = "default";

@@ -44,6 +44,19 @@ struct request_info {
   const identity* who = nullptr;  // the requester; null for the emulator's own writes (no admission)
 };
 
+// A create by the emulator itself (manifests at start, bootstrap objects) of
+// kind `copy`, which must outlive the request.
+inline request_info own_create(const k8s::api_resource& copy, std::string namespace_ = {}) {
+  request_info ri;
+  ri.verb = "create";
+  ri.group = copy.group;
+  ri.version = copy.version;
+  ri.plural = copy.plural;
+  ri.kind = &copy;
+  ri.namespace_ = std::move(namespace_);
+  return ri;
+}
+
 struct watch_event {
   std::string type;  // ADDED, MODIFIED, DELETED
   std::string qualified;

@@ -4,6 +4,7 @@
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/rbac.hpp"
 #include "sim/apiserver/service_account_token.hpp"
+#include "sim/validation/go_format.hpp"
 
 #include <fmt/format.h>
 
@@ -141,13 +142,7 @@ void apiserver::impl::ensure_bootstrap_policy_locked() {
     auto& sr = resource_locked(*kind);
     if (sr.objects.count({"", std::string(k8s::get_string(doc, {"metadata", "name"}))})) continue;
     k8s::api_resource copy = *kind;
-    request_info ri;
-    ri.verb = "create";
-    ri.group = copy.group;
-    ri.version = copy.version;
-    ri.plural = copy.plural;
-    ri.kind = &copy;
-    create_locked(ri, std::move(doc), false, nullptr);
+    create_locked(own_create(copy), std::move(doc), false, nullptr);
   }
 }
 
@@ -165,7 +160,7 @@ void apiserver::impl::admit_locked(const request_info& ri, const json_value* old
   auto deny = [&](const std::string& why) {
     k8s::api_error e = k8s::make_forbidden(fmt::format("{} {} is forbidden: {}",
                                                        k8s::qualified_resource(ri.group, ri.plural),
-                                                       rbac::go_quote(name), why));
+                                                       validation::go_quote(name), why));
     e.group = ri.group;
     e.kind = ri.plural;
     e.name = name;
@@ -201,7 +196,7 @@ void apiserver::impl::admit_locked(const request_info& ri, const json_value* old
     if (plurals.empty())
       deny(fmt::format("cannot set blockOwnerDeletion in this case because cannot find RESTMapping for APIVersion {} "
                        "Kind {}: no matches for kind {} in version {}",
-                       gv.api_version(), gv.kind, rbac::go_quote(gv.kind), rbac::go_quote(gv.api_version())));
+                       gv.api_version(), gv.kind, validation::go_quote(gv.kind), validation::go_quote(gv.api_version())));
     for (const auto& plural : plurals) {
       a.verb = "update";
       a.group = gv.group;

@@ -2,6 +2,7 @@
 #include "sim/apiserver/rbac.hpp"
 
 #include "k8s/selector.hpp"
+#include "sim/validation/go_format.hpp"
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@ namespace c5c3::sim::rbac {
 namespace {
 
 using k8s::json_value;
+using validation::go_quote;
 
 std::vector<std::string_view> split(std::string_view path) {
   std::vector<std::string_view> out;
@@ -190,26 +192,6 @@ bool visit(const attributes& a, const policy& p, const std::map<k8s::object_key,
 }
 
 }  // namespace
-
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7f)
-          out += fmt::format("\\x{:02x}", c);
-        else
-          out.push_back(static_cast<char>(c));
-    }
-  }
-  out += '"';
-  return out;
-}
 
 std::string service_account_user(std::string_view ns, std::string_view name) {
   return fmt::format("system:serviceaccount:{}:{}", ns, name);

@@ -66,9 +66,6 @@ decision authorize(const attributes& a, const policy& p);
 // there is one), details {group, kind: resource, name}.
 k8s::api_error forbidden(const attributes& a, std::string_view reason);
 
-// Go's %q of a string (strconv.Quote for the ASCII range).
-std::string go_quote(std::string_view s);
-
 // The ServiceAccount user name and groups (kube's serviceaccount package).
 std::string service_account_user(std::string_view namespace_, std::string_view name);
 std::vector<std::string> service_account_groups(std::string_view namespace_);

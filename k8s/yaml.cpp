@@ -214,9 +214,44 @@ std::optional<json_document> yaml_to_json(std::string_view text, std::string* er
   return std::move(docs->front());
 }
 
+namespace {
+
+// yaml-cpp 0.7 never returns from LoadAll when a top-level node is followed
+// by ',' (",", ",a", "!,", "\"x\",", found by fuzzing): refuse those lines
+// first. A line starting at column 0 with ',' or with a tag, anchor, alias or
+// quoted scalar directly followed by ',' is not YAML a client sends.
+std::optional<std::string> yaml_cpp_would_hang(std::string_view text) {
+  std::size_t line = 1, at = 0;
+  while (at < text.size()) {
+    auto end = text.find('\n', at);
+    auto l = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    std::size_t i = 0;
+    if (!l.empty() && (l[0] == '!' || l[0] == '&' || l[0] == '*')) {
+      while (i < l.size() && l[i] != ' ' && l[i] != ',') ++i;
+    } else if (!l.empty() && (l[0] == '"' || l[0] == '\'')) {
+      for (i = 1; i < l.size() && l[i] != l[0]; ++i)
+        if (l[0] == '"' && l[i] == '\\') ++i;
+      ++i;
+    }
+    while (i < l.size() && l[i] == ' ') ++i;
+    if (!l.empty() && i < l.size() && l[i] == ',')
+      return fmt::format("invalid YAML at line {}, column {}: unexpected ','", line, i + 1);
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+    ++line;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::vector<json_document>> yaml_documents_to_json(std::string_view text,
                                                                  std::string* error) {
   std::vector<json_document> out;
+  if (auto why = yaml_cpp_would_hang(text)) {
+    if (error) *error = *why;
+    return std::nullopt;
+  }
   try {
     for (const auto& node : YAML::LoadAll(std::string(text))) {
       if (node.IsNull() || !node.IsDefined()) continue;

@@ -28,12 +28,6 @@ BOOST_AUTO_TEST_CASE(numbers_beyond_a_double_are_refused) {
   BOOST_TEST(!parse_json(R"({"n":[2e308]})", &err).has_value());
   BOOST_TEST(err == "invalid JSON: a number is out of the range of a double");
   BOOST_TEST(parse_json(R"({"n":[1.7e308,-0,18446744073709551615]})").has_value());
-  // json_object: a double past uint64 came back 1 ULP off after to_json() (RapidJSON's fast parse).
-  auto a = parse_json("[18446744073955061715, 0.1, 2.2250738585072014e-308]");
-  BOOST_REQUIRE(a.has_value());
-  auto b = parse_json(to_json(*a));
-  BOOST_REQUIRE(b.has_value());
-  BOOST_TEST(json_equal(*a, *b));
   BOOST_TEST(!yaml_to_json("n: .inf\n", &err).has_value());
   BOOST_TEST(err == "invalid YAML: json: unsupported value: +Inf");
   BOOST_TEST(!yaml_to_json("n: -1e999\n", &err).has_value());
@@ -68,6 +62,18 @@ BOOST_AUTO_TEST_CASE(yaml_aliases_cannot_loop_or_explode) {
   auto ok = yaml_to_json("a: &x {k: v}\nb: *x\nc: [*x, *x]\n");
   BOOST_REQUIRE(ok.has_value());
   BOOST_TEST(to_json(*ok) == R"({"a":{"k":"v"},"b":{"k":"v"},"c":[{"k":"v"},{"k":"v"}]})");
+}
+
+// kubeconfig: yaml-cpp 0.7's LoadAll never returned on "!," (and ",", ",a", "\"x\",").
+BOOST_AUTO_TEST_CASE(yaml_that_would_hang_yaml_cpp_is_refused) {
+  for (const char* text : {",", "!,", "!a,", "! ,", ",a", "\"x\",", "a: b\n,c\n"}) {
+    std::string err;
+    BOOST_TEST_CONTEXT(text) {
+      BOOST_TEST(!yaml_to_json(text, &err).has_value());
+      BOOST_TEST(err.find("unexpected ','") != std::string::npos);
+    }
+  }
+  BOOST_TEST(yaml_to_json("c: [x, y]\nd: 'a,b'\ne: \"p, q\"\n").has_value());
 }
 
 // kubeconfig (exec credential expirationTimestamp): a year past 2262

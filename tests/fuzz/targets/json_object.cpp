@@ -3,7 +3,40 @@
 #include "k8s/object.hpp"
 #include "tests/fuzz/targets/fuzz_targets.hpp"
 
+#include <cmath>
+
 namespace c5c3::fuzz {
+
+namespace {
+
+// json_equal, but doubles may be a few ULP apart: RapidJSON's default parse is
+// not exact (k8s/json.cpp says why it stays so).
+bool close(const k8s::json_value& a, const k8s::json_value& b) {
+  if (a.IsDouble() || b.IsDouble()) {
+    if (!a.IsNumber() || !b.IsNumber()) return false;
+    double x = a.GetDouble(), y = b.GetDouble();
+    for (int i = 0; i < 4 && x != y; ++i) x = std::nextafter(x, y);
+    return x == y;
+  }
+  if (a.GetType() != b.GetType()) return k8s::json_equal(a, b);
+  if (a.IsArray()) {
+    if (a.Size() != b.Size()) return false;
+    for (rapidjson::SizeType i = 0; i < a.Size(); ++i)
+      if (!close(a[i], b[i])) return false;
+    return true;
+  }
+  if (a.IsObject()) {
+    if (a.MemberCount() != b.MemberCount()) return false;
+    for (const auto& m : a.GetObject()) {
+      const auto* o = k8s::member(b, k8s::as_string_view(m.name));
+      if (!o || !close(m.value, *o)) return false;
+    }
+    return true;
+  }
+  return k8s::json_equal(a, b);
+}
+
+}  // namespace
 
 int json_object(const std::uint8_t* data, std::size_t size) {
   auto o = k8s::object::parse(as_text(data, size));
@@ -28,7 +61,7 @@ int json_object(const std::uint8_t* data, std::size_t size) {
   auto text = o->to_json();
   auto again = k8s::object::parse(text);
   check(again.has_value(), "to_json() of a parsed object parses");
-  check(k8s::json_equal(o->json(), again->json()), "the JSON round trip keeps the document");
+  check(close(o->json(), again->json()), "the JSON round trip keeps the document");
   // Edits through the builder stay well-formed.
   auto b = o->edit();
   b.set_label("fuzz", "1").set_annotation("fuzz", "2").remove_label("other");

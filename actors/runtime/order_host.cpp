@@ -110,11 +110,20 @@ struct host_state {
     return true;
   }
 
+  // The order `obj` belongs to: its ownership labels or controller, else the
+  // first reference field of its kind that names one.
+  std::optional<order_key> order_of_event_object(const k8s::object& obj, const std::string& cluster) const {
+    if (auto k = order_of_child(obj, cluster, cfg.keys, cfg.order_kind)) return k;
+    for (const auto& ref : cfg.referenced_by)
+      if (auto k = order_of_reference(obj, cluster, ref)) return k;
+    return std::nullopt;
+  }
+
   void on_child_event(const protocol::object_event& ev) {
-    auto now = order_of_child(ev.obj, ev.cluster, cfg.keys, cfg.order_kind);
+    auto now = order_of_event_object(ev.obj, ev.cluster);
     bool routed = now && wake(*now);
     if (ev.old) {
-      auto before = order_of_child(ev.old, ev.cluster, cfg.keys, cfg.order_kind);
+      auto before = order_of_event_object(ev.old, ev.cluster);
       if (before && before != now) routed = wake(*before) || routed;
     }
     if (!routed) ++unrouted;

@@ -11,6 +11,9 @@
 //                           ownership labels (or a controller reference to
 //                           the order kind) and woken; old and new versions
 //                           both count, so a relabelled child wakes both orders.
+//                           of a referencing kind (cfg.referenced_by): the
+//                           order the field names, in the object's namespace on
+//                           the event's cluster (old and new versions both).
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
 //   protocol::cluster_disengaged, or kind_availability{served = false} of the
 //                           order kind: retire every actor of that cluster.
@@ -30,6 +33,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace c5c3::runtime {
 
@@ -37,6 +41,9 @@ struct order_host_config {
   std::string controller;  // the controller name in metrics, e.g. "keystoneuser"
   k8s::gvk order_kind;     // group and kind identify the order's own events
   ownership_keys keys;
+  // Kinds whose objects name an order of this kind by a field (holds on
+  // deletion: a KeystoneRoleAssignment's spec.userRef.name).
+  std::vector<reference_field> referenced_by;
   pass_factory make_pass;
   caf::actor limiter;  // shared by all hosts; invalid: no limit
   // The limiter's size, published as controller_runtime_max_concurrent_reconciles.

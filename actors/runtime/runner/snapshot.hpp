@@ -10,6 +10,7 @@
 
 #include "actors/runtime/runner/write.hpp"
 #include "k8s/object.hpp"
+#include "protocol/api_error.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
 
@@ -31,6 +32,18 @@ struct slot_result {
   std::string name;                // named: the name it looked for
 };
 
+// A write marked report_failure that failed this pass: what it was and what
+// the API server (or the transport) answered. Never carries a body.
+struct write_failure {
+  write_cluster cluster = write_cluster::management;
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  std::string subresource;
+  std::optional<protocol::api_errc> code;  // nullopt: not an API error
+  std::string message;                     // protocol::describe of the error
+};
+
 struct sense_snapshot {
   k8s::object order;
   protocol::order_key key;  // the cluster the order lives on ("" management), its namespace and name
@@ -45,6 +58,8 @@ struct sense_snapshot {
   std::map<std::string, slot_result, std::less<>> slots;
   // Objects a create met as AlreadyExists, read by name from the API server.
   std::vector<k8s::object> read_by_name;
+  // Writes marked report_failure that failed this pass, in order.
+  std::vector<write_failure> write_failures;
   std::chrono::system_clock::time_point now;
 
   bool admitted() const { return admission.verdict == protocol::admission_verdict::admitted; }
@@ -55,6 +70,9 @@ struct sense_snapshot {
   const k8s::object* one(std::string_view id) const;
   // Whether the slot's kind is served (true for a slot never read).
   bool served(std::string_view id) const;
+  // The failure of a write to the object `w` names (same cluster, kind,
+  // namespace, name and subresource), or null.
+  const write_failure* failure_of(const child_write& w) const;
   const k8s::object* control_plane_or_null() const { return control_plane ? &control_plane : nullptr; }
 };
 

@@ -14,6 +14,10 @@
 //                           of a referencing kind (cfg.referenced_by): the
 //                           order the field names, in the object's namespace on
 //                           the event's cluster (old and new versions both).
+//                           of a referenced kind (cfg.references): every order
+//                           of this kind whose field names the object, through
+//                           the host's index of its orders by that field (no
+//                           scan of the orders).
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
 //   protocol::cluster_disengaged, or kind_availability{served = false} of the
 //                           order kind: retire every actor of that cluster.
@@ -44,6 +48,11 @@ struct order_host_config {
   // Kinds whose objects name an order of this kind by a field (holds on
   // deletion: a KeystoneRoleAssignment's spec.userRef.name).
   std::vector<reference_field> referenced_by;
+  // Kinds this kind's orders name by a field (a KeystoneRoleAssignment's
+  // spec.userRef.name names a KeystoneUser in the order's namespace, on its
+  // cluster): `gvk` is the named kind, `path` the field of the order. An event
+  // of one wakes the orders that name it.
+  std::vector<reference_field> references;
   pass_factory make_pass;
   caf::actor limiter;  // shared by all hosts; invalid: no limit
   // The limiter's size, published as controller_runtime_max_concurrent_reconciles.

@@ -80,6 +80,7 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
   add(k.gvk, "", true, true);
   for (const auto& r : k.reads) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional);
   for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true);
+  for (const auto& ref : k.references) add(ref.gvk, "", true, true);
   for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional);
   return out;
 }

@@ -116,6 +116,11 @@ struct kind_declaration {
   std::vector<read_slot> reads;
   std::vector<watch_decl> watches;
   std::vector<reference_field> referenced_by;
+  // The other direction: kinds this kind's orders name by a field of the
+  // order (`path`), in the order's namespace on its cluster; an event of a
+  // named object wakes every order naming it, through the host's index of its
+  // orders by that field. Watched on every engaged cluster.
+  std::vector<reference_field> references;
   plan_fn plan;
   std::vector<instrument_row> instrumenter;
   int max_rounds = 10;  // plans per pass before the pass fails as not converging

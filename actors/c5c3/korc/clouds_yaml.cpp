@@ -1,21 +1,12 @@
 #include "actors/c5c3/korc/clouds_yaml.hpp"
 
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "k8s/go_quote.hpp"
 
 #include <fmt/format.h>
 
 namespace c5c3::c5c3::korc {
 namespace {
-
-// The length of the UTF-8 sequence at s[i] (0: not a valid one).
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  auto c = static_cast<unsigned char>(s[i]);
-  std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  return n;
-}
 
 std::string_view keystone_mode(const k8s::object& cp) {
   auto m = cp.get_string({"spec", "services", "keystone", "mode"});
@@ -30,47 +21,6 @@ std::string footer(const k8s::object& cp) {
 }
 
 }  // namespace
-
-std::string go_quote(std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size();) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      if (auto n = utf8_length(s, i)) {
-        out.append(s.substr(i, n));
-        i += n;
-        continue;
-      }
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-      ++i;
-      continue;
-    }
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\x";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-    ++i;
-  }
-  return out + "\"";
-}
 
 std::string auth_url(const k8s::object& cp, std::string_view cluster) {
   if (keystone_mode(cp) == "External")

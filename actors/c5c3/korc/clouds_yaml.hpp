@@ -4,6 +4,7 @@
 // identity_api_version 3; every value Go-%q-quoted. No cacert.
 #pragma once
 
+#include "k8s/go_quote.hpp"
 #include "k8s/object.hpp"
 
 #include <string>
@@ -11,9 +12,9 @@
 
 namespace c5c3::c5c3::korc {
 
-// Go's %q of a string (strconv.Quote): a double-quoted scalar that cannot
-// escape its position in the document.
-std::string go_quote(std::string_view s);
+// Go's %q of a string (strconv.Quote, k8s/go_quote.hpp): a double-quoted
+// scalar that cannot escape its position in the document.
+using k8s::go_quote;
 
 // korcAuthURL for a document read on `cluster` ("" the management cluster):
 // a Managed Keystone on that cluster is http://<cp>-keystone.<ns>.svc:5000/v3;

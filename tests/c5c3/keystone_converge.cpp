@@ -87,4 +87,23 @@ void keystone_world::controllers_step() {
   for (auto& o : changed) put(o);
 }
 
+int drive(keystone_world& w, object& order, std::string_view finalizer,
+          const std::function<::c5c3::c5c3::korc::order_pass_plan(const object&)>& plan, int max) {
+  for (int i = 0; i < max; ++i) {
+    auto p = plan(order);
+    bool moved = !p.writes.empty() || p.status || p.add_finalizer || p.release_finalizer;
+    for (auto& wr : p.writes) w.apply(wr);
+    if (p.status) order = *p.status;
+    if (p.add_finalizer || p.release_finalizer) {
+      auto b = order.edit();
+      if (p.add_finalizer) b.add_finalizer(finalizer);
+      if (p.release_finalizer) b.remove_finalizer(finalizer);
+      order = std::move(b).freeze();
+    }
+    w.controllers_step();
+    if (!moved) return i;
+  }
+  return -1;
+}
+
 }  // namespace c5c3::test

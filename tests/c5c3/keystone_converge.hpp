@@ -6,9 +6,11 @@
 // PushSecret pushed) take a step. No actor, no socket.
 #pragma once
 
+#include "actors/c5c3/korc/order_pass.hpp"
 #include "actors/c5c3/scaffold/child_write.hpp"
 #include "tests/c5c3/keystone_world.hpp"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -35,5 +37,11 @@ struct keystone_world {
   // K-ORC and ESO react to what is stored.
   void controllers_step();
 };
+
+// Passes of `plan` on `order` against `w`: each pass's writes applied, its
+// status and finalizer change taken, then the controllers step; until a pass
+// moves nothing (returns how many passes moved) or `max` passes (-1).
+int drive(keystone_world& w, object& order, std::string_view finalizer,
+          const std::function<::c5c3::c5c3::korc::order_pass_plan(const object&)>& plan, int max);
 
 }  // namespace c5c3::test

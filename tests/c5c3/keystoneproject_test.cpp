@@ -154,13 +154,6 @@ korc::order_pass_plan plan(keystone_world& w, const object& order, const object*
   return kp::plan_pass(s);
 }
 
-template <class F>
-object edited(const object& o, F f) {
-  auto b = o.edit();
-  f(b);
-  return std::move(b).freeze();
-}
-
 std::string reason(const object& o, std::string_view type) {
   auto c = o.find_condition(type);
   return c ? c->reason : "";
@@ -171,17 +164,7 @@ BOOST_AUTO_TEST_CASE(converges_holds_and_tears_down) {
   auto cp = keystone_control_plane();
   object order = keystone_project_object("team", "", "{}", false);
   auto run = [&](int max_passes) {
-    for (int i = 0; i < max_passes; ++i) {
-      auto p = plan(w, order, &cp);
-      bool moved = !p.writes.empty() || p.status || p.add_finalizer || p.release_finalizer;
-      for (auto& wr : p.writes) w.apply(wr);
-      if (p.status) order = *p.status;
-      if (p.add_finalizer) order = edited(order, [](auto& b) { b.add_finalizer(kp::finalizer); });
-      if (p.release_finalizer) order = edited(order, [](auto& b) { b.remove_finalizer(kp::finalizer); });
-      w.controllers_step();
-      if (!moved) return i;
-    }
-    return -1;
+    return drive(w, order, kp::finalizer, [&](const object& o) { return plan(w, o, &cp); }, max_passes);
   };
   BOOST_TEST_REQUIRE(run(20) > 0);
   BOOST_TEST(reason(order, "Ready") == "AllReady");
@@ -213,12 +196,7 @@ BOOST_AUTO_TEST_CASE(an_existing_project_is_left_alone) {
   w.keystone_projects.insert("team");
   auto cp = keystone_control_plane();
   object order = keystone_project_object();
-  for (int i = 0; i < 5; ++i) {
-    auto p = plan(w, order, &cp);
-    for (auto& wr : p.writes) w.apply(wr);
-    if (p.status) order = *p.status;
-    w.controllers_step();
-  }
+  drive(w, order, kp::finalizer, [&](const object& o) { return plan(w, o, &cp); }, 5);
   BOOST_TEST(reason(order, "ProjectReady") == "ProjectCollision");
   BOOST_TEST(!w.get("Project", "openstack", kp::project_names(kp::make_project_order(order, "").id.ref).project()));
 }

@@ -496,17 +496,7 @@ BOOST_AUTO_TEST_CASE(converges_rotates_and_tears_down) {
   auto cp = keystone_control_plane();
   object order = keystone_user_object();
   auto run = [&](int max_passes) {
-    for (int i = 0; i < max_passes; ++i) {
-      auto p = plan(w, order, &cp);
-      bool moved = !p.writes.empty() || p.status || p.add_finalizer || p.release_finalizer;
-      for (auto& wr : p.writes) w.apply(wr);
-      if (p.status) order = *p.status;
-      if (p.add_finalizer) order = edited(order, [](auto& b) { b.add_finalizer(ku::finalizer); });
-      if (p.release_finalizer) order = edited(order, [](auto& b) { b.remove_finalizer(ku::finalizer); });
-      w.controllers_step();
-      if (!moved) return i;
-    }
-    return -1;
+    return drive(w, order, ku::finalizer, [&](const object& o) { return plan(w, o, &cp); }, max_passes);
   };
   BOOST_TEST_REQUIRE(run(20) > 0);
   BOOST_TEST(find(order, "Ready")->is_true(), find(order, "UserReady")->message);
@@ -559,12 +549,7 @@ BOOST_AUTO_TEST_CASE(an_existing_keystone_user_is_a_collision) {
   w.keystone_users.insert("alice");
   auto cp = keystone_control_plane();
   object order = keystone_user_object();
-  for (int i = 0; i < 5; ++i) {
-    auto p = plan(w, order, &cp);
-    for (auto& wr : p.writes) w.apply(wr);
-    if (p.status) order = *p.status;
-    w.controllers_step();
-  }
+  drive(w, order, ku::finalizer, [&](const object& o) { return plan(w, o, &cp); }, 5);
   BOOST_TEST(find(order, "UserReady")->reason == "ServiceAccountCollision");
   auto user = ku::user_names(ku::make_user_order(order, "").id.ref);
   BOOST_TEST(!w.get("User", "openstack", user.user()));

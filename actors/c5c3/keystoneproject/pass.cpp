@@ -54,15 +54,8 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   }
 
   if (auto stop = korc::order_gates(o.id, order, s.control_plane, finalizer)) {
-    p.stage = stop->stage;
-    p.requeue = stop->requeue;
-    if (stop->stage == korc::pass_stage::add_finalizer) {
-      p.add_finalizer = true;
-      return p;
-    }
-    p.status = status_of(order, o, o.status,
-                         korc::gate_conditions(sub_condition_types, stop->reason, stop->message, o.id.generation),
-                         now);
+    korc::stopped_plan(p, *stop, sub_condition_types, o.id.generation,
+                       [&](const std::vector<k8s::condition>& conds) { return status_of(order, o, o.status, conds, now); });
     return p;
   }
 

@@ -2,6 +2,7 @@
 
 #include "actors/c5c3/korc/control_plane.hpp"
 #include "actors/c5c3/korc/holds.hpp"
+#include "actors/c5c3/scaffold/backup_delivery.hpp"
 
 namespace c5c3::c5c3::keystoneuser {
 
@@ -26,19 +27,7 @@ std::vector<rt::read_slot> reads() {
       rt::children("secrets", secret_gvk, k, false),
       rt::children("push_secrets", {"external-secrets.io", "v1alpha1", "PushSecret"}, k),
   };
-  // The delivered Secret beside the order carries the name and namespace
-  // labels (no cluster label).
-  auto delivered = rt::named(
-      "delivered", secret_gvk,
-      [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
-        return rt::locator{std::nullopt, s.key.name + std::string(credentials_secret_suffix)};
-      },
-      k.name);
-  delivered.cluster = rt::cluster_role::order;
-  delivered.ns = rt::namespace_role::order;
-  delivered.labelled = true;
-  delivered.live_before_write = true;
-  out.push_back(std::move(delivered));
+  out.push_back(delivered_secret_slot(k, credentials_secret_suffix));
   for (auto& slot : secret_store_slots()) out.push_back(std::move(slot));
   for (auto& slot : korc::hold_slots()) out.push_back(std::move(slot));
   return out;

@@ -80,6 +80,16 @@ std::optional<k8s::object> order_status(const k8s::object& order, Status status,
 }
 
 // A Keystone order's plan.
+struct order_pass_plan;
+
+// The plan of a live order the gates stopped: the finalizer to add, or every
+// sub-condition False with the gate's reason (status_of renders the order's
+// status from the conditions).
+template <class StatusOf>
+void stopped_plan(order_pass_plan& p, const gate_stop& stop, std::span<const std::string_view> sub_types,
+                  std::int64_t generation, StatusOf status_of);
+
+// A Keystone order's plan.
 struct order_pass_plan {
   pass_stage stage = pass_stage::legs;
   std::vector<child_write> writes;
@@ -89,6 +99,18 @@ struct order_pass_plan {
   std::vector<k8s::condition> instrument;  // the steps' conditions, for the instrumenter
   c5c3::requeue requeue;
 };
+
+template <class StatusOf>
+void stopped_plan(order_pass_plan& p, const gate_stop& stop, std::span<const std::string_view> sub_types,
+                  std::int64_t generation, StatusOf status_of) {
+  p.stage = stop.stage;
+  p.requeue = stop.requeue;
+  if (stop.stage == pass_stage::add_finalizer) {
+    p.add_finalizer = true;
+    return;
+  }
+  p.status = status_of(gate_conditions(sub_types, stop.reason, stop.message, generation));
+}
 
 // The runner's plan: a teardown's deletes end the pass (their events bring it
 // back) and fail open once the ControlPlane is gone.

@@ -1,6 +1,7 @@
 #include "actors/c5c3/rabbitmqvhost/declaration.hpp"
 
 #include "actors/c5c3/rabbitmqvhost/messaging_gate.hpp"
+#include "actors/c5c3/scaffold/backup_delivery.hpp"
 
 namespace c5c3::c5c3::rabbitmqvhost {
 
@@ -38,19 +39,7 @@ std::vector<rt::read_slot> reads() {
       rt::children("push_secrets", push_secret_gvk(), k),
       rt::children("secrets", secret_gvk(), k, false),
   };
-  // The delivered Secret beside the order carries the name and namespace
-  // labels (no cluster label).
-  auto delivered = rt::named(
-      "delivered", secret_gvk(),
-      [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
-        return rt::locator{std::nullopt, s.key.name + std::string(credentials_secret_suffix)};
-      },
-      k.name);
-  delivered.cluster = rt::cluster_role::order;
-  delivered.ns = rt::namespace_role::order;
-  delivered.labelled = true;
-  delivered.live_before_write = true;
-  out.push_back(std::move(delivered));
+  out.push_back(delivered_secret_slot(k, credentials_secret_suffix));
 
   out.push_back(rt::named(
       "rabbitmq_cluster", rabbitmq_cluster_gvk(),

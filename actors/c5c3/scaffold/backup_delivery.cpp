@@ -69,4 +69,18 @@ backup_delivery_result backup_and_deliver(const backup_delivery_input& in) {
   return stop(backup_delivery_step::delivered);
 }
 
+runtime::read_slot delivered_secret_slot(const runtime::ownership_keys& keys, std::string_view suffix) {
+  auto slot = runtime::named(
+      "delivered", {"", "v1", "Secret"},
+      [suffix = std::string(suffix)](const runtime::sense_snapshot& s) -> std::optional<runtime::locator> {
+        return runtime::locator{std::nullopt, s.key.name + suffix};
+      },
+      keys.name);
+  slot.cluster = runtime::cluster_role::order;
+  slot.ns = runtime::namespace_role::order;
+  slot.labelled = true;
+  slot.live_before_write = true;
+  return slot;
+}
+
 }  // namespace c5c3::c5c3

@@ -61,4 +61,9 @@ struct backup_delivery_result {
 
 backup_delivery_result backup_and_deliver(const backup_delivery_input& in);
 
+// The read slot "delivered": <order name><suffix> beside the order on its
+// cluster, carrying the order's name and namespace labels (no cluster label),
+// read live before a write to it (a foreign Secret is refused).
+runtime::read_slot delivered_secret_slot(const runtime::ownership_keys& keys, std::string_view suffix);
+
 }  // namespace c5c3::c5c3

@@ -74,20 +74,9 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
   in.read_by_name = s.read_by_name;
   auto backed = backup_and_deliver(in);
   p.writes = std::move(backed.writes);
-  switch (backed.step) {
-    case backup_delivery_step::error: return fail(reason_delivery_error, backed.message, std::nullopt);
-    case backup_delivery_step::refused: return fail(reason_delivery_refused, backed.message, std::nullopt);
-    case backup_delivery_step::backup_not_synced:
-      return fail(reason_backup_not_synced,
-                  fmt::format("the password is not backed up to OpenBao yet (PushSecret {})", backed.push_key),
-                  korc_requeue_after);
-    case backup_delivery_step::applying:
-      return fail(reason_waiting_for_service_accounts,
-                  fmt::format("the delivered Secret {} does not carry the current password yet",
-                              in.delivered_key.to_string()),
-                  korc_requeue_after);
-    case backup_delivery_step::delivered: break;
-  }
+  if (auto f = undelivered(backed, "password is", reason_waiting_for_service_accounts, in.delivered_key,
+                           korc_requeue_after))
+    return fail(f->reason, f->message, f->requeue);
 
   p.status.secret_name = in.delivered_key.name;
   p.status.secret_keys.assign(delivered_keys.begin(), delivered_keys.end());

@@ -141,18 +141,8 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
   in.read_by_name = s.read_by_name;
   auto backed = backup_and_deliver(in);
   p.writes = std::move(backed.writes);
-  switch (backed.step) {
-    case backup_delivery_step::error: return fail(reason_delivery_error, backed.message, std::nullopt);
-    case backup_delivery_step::refused: return fail(reason_delivery_refused, backed.message, std::nullopt);
-    case backup_delivery_step::backup_not_synced:
-      return fail(reason_backup_not_synced,
-                  fmt::format("the credentials are not backed up to OpenBao yet (PushSecret {})", backed.push_key),
-                  requeue_after);
-    case backup_delivery_step::applying:
-      return fail(reason_waiting_for_password, "the delivered Secret does not carry the current password yet",
-                  requeue_after);
-    case backup_delivery_step::delivered: break;
-  }
+  if (auto f = undelivered(backed, "credentials are", reason_waiting_for_password, in.delivered_key, requeue_after))
+    return fail(f->reason, f->message, f->requeue);
   const k8s::object_key delivered_key = in.delivered_key;
 
   // 6. Delivered.

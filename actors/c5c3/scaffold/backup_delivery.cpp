@@ -69,6 +69,26 @@ backup_delivery_result backup_and_deliver(const backup_delivery_input& in) {
   return stop(backup_delivery_step::delivered);
 }
 
+std::optional<delivery_failure> undelivered(const backup_delivery_result& r, std::string_view what,
+                                            std::string_view waiting_reason, const k8s::object_key& delivered,
+                                            std::chrono::nanoseconds wait) {
+  switch (r.step) {
+    case backup_delivery_step::error: return delivery_failure{"DeliveryError", r.message, std::nullopt};
+    case backup_delivery_step::refused: return delivery_failure{"DeliveryRefused", r.message, std::nullopt};
+    case backup_delivery_step::backup_not_synced:
+      return delivery_failure{"BackupNotSynced",
+                              fmt::format("the {} not backed up to OpenBao yet (PushSecret {})", what, r.push_key),
+                              wait};
+    case backup_delivery_step::applying:
+      return delivery_failure{std::string(waiting_reason),
+                              fmt::format("the delivered Secret {} does not carry the current password yet",
+                                          delivered.to_string()),
+                              wait};
+    case backup_delivery_step::delivered: break;
+  }
+  return std::nullopt;
+}
+
 runtime::read_slot delivered_secret_slot(const runtime::ownership_keys& keys, std::string_view suffix) {
   auto slot = runtime::named(
       "delivered", {"", "v1", "Secret"},

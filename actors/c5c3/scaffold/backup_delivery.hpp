@@ -13,7 +13,9 @@
 #include "actors/c5c3/scaffold/secret_store.hpp"
 #include "k8s/object.hpp"
 
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,20 @@ struct backup_delivery_result {
 };
 
 backup_delivery_result backup_and_deliver(const backup_delivery_input& in);
+
+// DeliveryReady of a result that did not deliver: DeliveryError or
+// DeliveryRefused (no requeue); BackupNotSynced, "the <what> not backed up
+// to OpenBao yet (PushSecret ns/name)" (what: "credentials are", "password is");
+// while the delivered Secret is written,
+// `waiting_reason` naming it. Both waits come back after `wait`.
+struct delivery_failure {
+  std::string reason;
+  std::string message;
+  std::optional<std::chrono::nanoseconds> requeue;
+};
+std::optional<delivery_failure> undelivered(const backup_delivery_result& r, std::string_view what,
+                                            std::string_view waiting_reason, const k8s::object_key& delivered,
+                                            std::chrono::nanoseconds wait);
 
 // The read slot "delivered": <order name><suffix> beside the order on its
 // cluster, carrying the order's name and namespace labels (no cluster label),

@@ -228,6 +228,11 @@ std::string apply_one(json_document& doc, const json_value& op, std::size_t n) {
   }
   if (kind == "replace") {
     json_value* target = resolve(doc, *tokens, tokens->size());
+    // kube-apiserver applies JSON patches with evanphx/json-patch v4, whose replace of a
+    // missing key in an existing object sets it (only a missing parent is an error).
+    json_value* parent = tokens->empty() ? nullptr : resolve(doc, *tokens, tokens->size() - 1);
+    if (!target && parent && parent->IsObject())
+      return add_at(doc, *tokens, json_value(*value, alloc), path);
     if (!target)
       return fmt::format("replace operation does not apply: doc is missing key: {}: missing value",
                          path);

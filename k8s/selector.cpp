@@ -81,9 +81,23 @@ bool fail(std::string* error, std::string msg) {
   return false;
 }
 
+// The literal of the next token, as kube's selector lexer would name it in an error:
+// a word, an operator, one other character, or "" at the end of the string.
+std::string next_literal(lexer& lx) {
+  lx.skip_ws();
+  if (lx.pos >= lx.s.size()) return "";
+  std::size_t end = lx.pos;
+  while (end < lx.s.size() && is_value_char(lx.s[end])) ++end;
+  if (end > lx.pos) return std::string(lx.s.substr(lx.pos, end - lx.pos));
+  for (std::string_view op : {"==", "!="})
+    if (lx.s.substr(lx.pos, 2) == op) return std::string(op);
+  return std::string(lx.s.substr(lx.pos, 1));
+}
+
+// kube-apiserver's wording (k8s.io/apimachinery/pkg/labels, parseValues and
+// parseIdentifiersList), e.g. "found '', expected: ',' or ')'".
 bool parse_values(lexer& lx, std::vector<std::string>& out, std::string* error) {
-  if (!lx.eat("(")) return fail(error, "found '" + std::string(lx.s.substr(lx.pos, 1)) +
-                                           "', expected: '('");
+  if (!lx.eat("(")) return fail(error, "found '" + next_literal(lx) + "' expected: '('");
   if (lx.eat(")")) return true;  // "in ()" parses; it matches nothing
   while (true) {
     std::string v = lx.word(is_value_char);
@@ -91,7 +105,7 @@ bool parse_values(lexer& lx, std::vector<std::string>& out, std::string* error) 
     out.push_back(v);
     if (lx.eat(",")) continue;
     if (lx.eat(")")) return true;
-    return fail(error, "expected ',' or ')' in a value set");
+    return fail(error, "found '" + next_literal(lx) + "', expected: ',' or ')'");
   }
 }
 

@@ -60,6 +60,8 @@ struct field_requirement {
 class field_selector {
  public:
   field_selector() = default;
+  explicit field_selector(std::vector<field_requirement> requirements)
+      : requirements_(std::move(requirements)) {}
   static std::optional<field_selector> parse(std::string_view text, std::string* error = nullptr);
   bool empty() const { return requirements_.empty(); }
   const std::vector<field_requirement>& requirements() const { return requirements_; }

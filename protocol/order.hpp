@@ -92,6 +92,24 @@ typename Inspector::result_type inspect(Inspector& f, pass_deadline& x) {
   return f(caf::meta::type_name("c5c3::protocol::pass_deadline"), x.pass);
 }
 
+// What an order's last pass left, for `c5c3-operator explain` and
+// /debug/orders: plain text made of condition reasons and messages and object
+// names, never a Secret's data.
+struct pass_report {
+  std::string stage;              // where the plan stopped: "admission", "legs", "teardown", ...
+  std::string ready;              // the Ready condition: "False NotAllReady: <message>"
+  std::string blocked_by;         // the first other condition not True: "VhostReady=False WaitingForVhost: <message>"
+  std::string waiting_for;        // the child the order waits for: "Vhost openstack/x"
+  std::string waiting_condition;  // that child's condition: "Ready=False FailedCreateOrUpdate: <message>"
+  std::string result;             // "converged", "requeue after 10s", "error", ...
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pass_report& x) {
+  return f(caf::meta::type_name("c5c3::protocol::pass_report"), x.stage, x.ready, x.blocked_by, x.waiting_for,
+           x.waiting_condition, x.result);
+}
+
 // Where an order actor is in its cycle.
 enum class order_phase : std::uint8_t { idle, waiting_for_token, running, stopping };
 
@@ -106,13 +124,20 @@ struct order_probe {
   std::uint32_t failures = 0;      // consecutive errors (the backoff exponent)
   std::vector<std::string> armed_timers;
   std::string last_error;  // of the last pass that failed
+  // For explain: the last pass's report and when it ended, when the last
+  // error happened, and when each armed timer fires ("rotation
+  // 2026-12-01T10:00:00Z"), all RFC 3339 wall-clock times.
+  pass_report report;
+  std::string last_pass_at;
+  std::string last_error_at;
+  std::vector<std::string> timers_due;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, order_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::order_probe"), x.key, x.phase, x.wake_pending,
            x.passes_started, x.passes_finished, x.stale_timers, x.failures, x.armed_timers,
-           x.last_error);
+           x.last_error, x.report, x.last_pass_at, x.last_error_at, x.timers_due);
 }
 
 struct limiter_probe {

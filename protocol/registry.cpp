@@ -42,6 +42,7 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<wake_order>("c5c3::protocol::wake_order");
   cfg.add_message_type<timer_fired>("c5c3::protocol::timer_fired");
   cfg.add_message_type<pass_deadline>("c5c3::protocol::pass_deadline");
+  cfg.add_message_type<pass_report>("c5c3::protocol::pass_report");
   cfg.add_message_type<order_probe>("c5c3::protocol::order_probe");
   cfg.add_message_type<limiter_probe>("c5c3::protocol::limiter_probe");
   cfg.add_message_type<host_probe>("c5c3::protocol::host_probe");

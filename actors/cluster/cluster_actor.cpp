@@ -4,6 +4,7 @@
 #include "actors/cluster/informer_cache.hpp"
 #include "actors/cluster/messages.hpp"
 #include "k8s/client/informer.hpp"
+#include "k8s/log.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
 #include "protocol/order.hpp"
@@ -219,6 +220,14 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   };
   h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}}); };
   h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}}); };
+  // A refused list or watch (403 on a real authorizer, say) retries with backoff; say so,
+  // naming the kind, or a missing permission leaves orders silently unreconciled.
+  h.on_error = [kind = key.gvk, ns = key.namespace_](const k8s::api_error& e) {
+    if (e.gone()) return;  // an expired resourceVersion: the informer relists, as it should
+    k8s::log::root().named("cluster").error(
+        "Failed to list or watch", e.message,
+        {{"kind", kind.kind}, {"apiVersion", kind.api_version()}, {"namespace", ns}, {"code", e.code}});
+  };
   k8s::informer_options opts;
   opts.namespace_ = key.namespace_;
   opts.label_selector = key.label_selector;

@@ -21,7 +21,9 @@ endpoints::endpoints(const config::operator_options& opts, std::function<std::st
         });
   if (auto l = listen_address(opts.health_probe_bind_address))
     health_ = std::make_unique<k8s::http_server>(
-        *l, std::nullopt, [ready = std::move(ready)](const k8s::http_request& req, k8s::http_responder& out) {
+        *l, std::nullopt,
+        [ready = std::move(ready), debug = debug_](const k8s::http_request& req, k8s::http_responder& out) {
+          if (req.path.rfind("/debug/", 0) == 0 && *debug) return out.send((*debug)(req));
           out.send(probe_response(req, *ready));
         });
 }

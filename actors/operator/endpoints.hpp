@@ -27,6 +27,10 @@ class endpoints {
             std::shared_ptr<readiness> ready, k8s::log::logger log);
   ~endpoints();  // stop()
 
+  // Answers GET /debug/... on the health address (explain.hpp); set before start().
+  using debug_handler = std::function<k8s::http_response(const k8s::http_request&)>;
+  void set_debug(debug_handler h) { *debug_ = std::move(h); }
+
   // Binds both (as enabled); throws std::runtime_error naming the address that failed.
   void start();
   void stop();
@@ -38,6 +42,7 @@ class endpoints {
  private:
   std::unique_ptr<k8s::http_server> metrics_;
   std::unique_ptr<k8s::http_server> health_;
+  std::shared_ptr<debug_handler> debug_ = std::make_shared<debug_handler>();
   k8s::log::logger log_;
   bool started_ = false;
 };

@@ -2,6 +2,7 @@
 
 #include "actors/operator/embedded.hpp"
 #include "actors/operator/endpoints.hpp"
+#include "actors/operator/explain.hpp"
 #include "actors/operator/kinds.hpp"
 #include "actors/operator/start_line.hpp"
 #include "actors/operator/sync_poller.hpp"
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -82,10 +84,37 @@ std::optional<std::string> client_problem(const k8s::client_config& c) {
   return made.error();
 }
 
+// GET /debug/orders/<controller>/<namespace>/<name>[?cluster=]: the order
+// actor's probe rendered by explain.hpp.
+k8s::http_response debug_response(caf::actor_system& sys, const std::map<std::string, caf::actor>& hosts,
+                                  const k8s::http_request& req) {
+  k8s::http_response res;
+  res.headers = {{"Content-Type", "text/plain; charset=utf-8"}, {"X-Content-Type-Options", "nosniff"}};
+  auto r = parse_debug_path(req.path, req.param("cluster").value_or(""));
+  auto host = r ? hosts.find(r->controller) : hosts.end();
+  if (!r || host == hosts.end()) {
+    res.status = 404;
+    res.body = "404 page not found: /debug/orders/<controller>/<namespace>/<name>[?cluster=<name>]\n";
+    return res;
+  }
+  std::optional<protocol::order_probe> probe;
+  caf::scoped_actor self{sys};
+  self->request(host->second, std::chrono::seconds(5), protocol::probe_atom::value,
+                protocol::order_key{r->cluster, r->namespace_, r->name})
+      .receive([&](protocol::order_probe& p) { probe = std::move(p); }, [](caf::error&) {});
+  res.body = render_explain(*r, probe);
+  return res;
+}
+
 }  // namespace
 
 int run_operator(const std::string& program, const std::vector<std::string>& args, const config::env_lookup& env,
                  run_hooks hooks) {
+  if (!args.empty() && args.front() == "explain") {
+    std::vector<std::string> controllers;
+    for (const auto& k : operator_kinds()) controllers.push_back(k.controller);
+    return run_explain({args.begin() + 1, args.end()}, controllers);
+  }
   auto parsed = config::parse_operator_options(args, env);
   if (!parsed.ok()) {
     std::cerr << parsed.error() << "\nRun '" << program << " --help' for usage.\n";
@@ -158,6 +187,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
 
     std::vector<caf::actor> hosts;
+    std::map<std::string, caf::actor> hosts_by_controller;
     for (auto& kind : operator_kinds()) {
       kind_context ctx{sys,
                        opts,
@@ -168,10 +198,14 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        directory,
                        control_planes};
       hosts.push_back(kind.spawn_host(ctx));
+      hosts_by_controller[kind.controller] = hosts.back();
       setup.info("Starting controller", {{"controller", kind.controller}});
     }
 
     endpoints servers(opts, [&reg] { return reg.render(); }, ready, root.named("controller-runtime.metrics"));
+    servers.set_debug([&sys, hosts_by_controller](const k8s::http_request& req) {
+      return debug_response(sys, hosts_by_controller, req);
+    });
     bool serving = true;
     try {
       servers.start();

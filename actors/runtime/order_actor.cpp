@@ -3,12 +3,14 @@
 #include "actors/runtime/backoff.hpp"
 #include "actors/runtime/mailbox_depth.hpp"
 #include "actors/runtime/named_timers.hpp"
+#include "k8s/log.hpp"
 
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
 
 #include <chrono>
+#include <map>
 #include <exception>
 
 namespace c5c3::runtime {
@@ -34,12 +36,23 @@ struct order_state {
   std::uint64_t passes_finished = 0;
   std::uint64_t stale_timers = 0;
   std::string last_error;
+  // For explain: the last pass's report, when it ended and when the last
+  // error happened (wall clock), and when each armed timer fires.
+  protocol::pass_report report;
+  std::string last_pass_at;
+  std::string last_error_at;
+  std::map<std::string, std::chrono::system_clock::time_point> due;
   caf::actor_clock::time_point queued_at;
   caf::actor_clock::time_point started_at;
   std::shared_ptr<detail::pass_slot> slot;
 
   controller_metrics* m() const { return cfg.metrics.get(); }
   caf::actor_clock::time_point now() const { return self->clock().now(); }
+  std::chrono::system_clock::time_point wall(caf::actor_clock::time_point t) const {
+    if (cfg.options.wall_clock) return cfg.options.wall_clock(t);
+    return std::chrono::system_clock::now() +
+           std::chrono::duration_cast<std::chrono::system_clock::duration>(t - now());
+  }
 
   ~order_state() {
     // The actor is gone: a continuation finishing later must not reach it.
@@ -125,6 +138,7 @@ struct order_state {
 
   void arm(const std::string& timer, caf::timespan d) {
     auto gen = timers.arm(timer);
+    due[timer] = wall(now() + d);
     self->delayed_send(self, d, protocol::timer_fired{timer, gen});
   }
 
@@ -142,6 +156,8 @@ struct order_state {
       mm->reconcile_time.observe(elapsed);
       mm->work_duration.observe(elapsed);
     }
+    report = std::move(r.report);
+    last_pass_at = k8s::format_rfc3339(wall(now()));
     switch (r.outcome) {
       case pass_outcome::converged:
         errors.reset();
@@ -162,6 +178,13 @@ struct order_state {
       case pass_outcome::error:
         requeue = errors.next();
         last_error = r.error;
+        last_error_at = last_pass_at;
+        // As controller-runtime's "Reconciler error": a failed pass (a refused write, say)
+        // is visible in the log, naming the order; API errors carry no secret values.
+        k8s::log::root().named("controller").error(
+            "Reconciler error", r.error,
+            {{"namespace", cfg.key.namespace_}, {"name", cfg.key.name}, {"cluster", cfg.key.cluster},
+             {"failures", errors.failures()}});
         if (mm) {
           mm->reconcile_error.inc();
           mm->reconcile_errors.inc();
@@ -170,6 +193,7 @@ struct order_state {
         break;
     }
     timers.cancel_all();
+    due.clear();
     if (stopping) {
       self->quit();
       return;
@@ -209,6 +233,11 @@ struct order_state {
     p.failures = errors.failures();
     p.armed_timers = timers.armed_names();
     p.last_error = last_error;
+    p.report = report;
+    p.last_pass_at = last_pass_at;
+    p.last_error_at = last_error_at;
+    for (const auto& name : p.armed_timers)
+      if (auto it = due.find(name); it != due.end()) p.timers_due.push_back(name + " " + k8s::format_rfc3339(it->second));
     return p;
   }
 };

@@ -268,6 +268,19 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
         }
       },
       [self](protocol::probe_atom) { return self->state.probe(); },
+      [self](protocol::probe_atom, const order_key& key) -> caf::result<protocol::order_probe> {
+        auto i = self->state.orders.find(key);
+        if (i == self->state.orders.end()) {
+          protocol::order_probe none;
+          none.key = key;
+          return none;
+        }
+        auto rp = self->make_response_promise<protocol::order_probe>();
+        self->request(i->second.actor, caf::infinite, protocol::probe_atom::value)
+            .then([rp](protocol::order_probe& p) mutable { rp.deliver(std::move(p)); },
+                  [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
+        return rp;
+      },
   };
 }
 

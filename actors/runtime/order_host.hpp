@@ -24,6 +24,7 @@
 //   protocol::stop_atom     stop every actor (passes in flight finish), answer
 //                           ok_atom once all are gone, then quit.
 //   protocol::probe_atom    answers a protocol::host_probe.
+//   (probe_atom, order_key) answers that order actor's protocol::order_probe.
 #pragma once
 
 #include "actors/runtime/controller_metrics.hpp"

@@ -28,8 +28,15 @@ std::optional<protocol::order_key> order_of_child(const k8s::object& child,
                                                   std::string_view cluster,
                                                   const ownership_keys& keys,
                                                   const k8s::gvk& order_kind) {
-  if (auto k = order_of_labels(child, keys)) return k;
-  return order_of_controller(child, cluster, order_kind);
+  auto labels = order_of_labels(child, keys);
+  // All three labels: a child on the management cluster naming its order's cluster.
+  if (labels && child.label(keys.cluster)) return labels;
+  // Otherwise the child lives beside its order (the delivered Secret: a
+  // controller reference and the name and namespace labels, no cluster
+  // label), on the cluster the event came from.
+  if (auto owner = order_of_controller(child, cluster, order_kind)) return owner;
+  if (labels) labels->cluster = std::string(cluster);
+  return labels;
 }
 
 std::string_view string_at(const k8s::object& obj, const std::vector<std::string>& path) {

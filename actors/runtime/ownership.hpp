@@ -33,7 +33,10 @@ struct ownership_keys {
                                                                      std::string_view cluster,
                                                                      const k8s::gvk& order_kind);
 
-// Labels first, then the controller reference.
+// The three labels first; a child without the cluster label lives beside its
+// order, on `cluster` (the cluster its event came from): its controller
+// reference, else its name and namespace labels there. So an edit of a
+// Secret delivered on a target cluster wakes that cluster's order.
 [[nodiscard]] std::optional<protocol::order_key> order_of_child(const k8s::object& child,
                                                                 std::string_view cluster,
                                                                 const ownership_keys& keys,

@@ -46,6 +46,8 @@ struct pass_result {
   // Named timers to (re)arm when the pass ends (rotation, grace, ...). Every
   // timer not listed here is cancelled. "requeue" is driven by the outcome.
   std::map<std::string, caf::timespan> timers;
+  // What the pass leaves for explain (the order actor keeps the last one).
+  protocol::pass_report report;
 
   static pass_result converged() { return {}; }
   // A duration <= 0 is plain success, as controller-runtime treats RequeueAfter 0.

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace boost::asio {
 class io_context;
@@ -37,6 +39,10 @@ struct rest_request {
   std::string content_type;  // for bodies
   std::string accept = "application/json";
   std::string bearer_token;  // sent as Authorization, never logged
+  // A whole Authorization value ("Basic ..."), sent when bearer_token is
+  // empty; never logged. Extra headers (X-Grafana-Org-Id, ...).
+  std::string authorization;
+  std::vector<std::pair<std::string, std::string>> headers;
   std::chrono::milliseconds timeout{30'000};  // whole exchange; streams: until the headers
 };
 

@@ -172,6 +172,7 @@ void apiserver::impl::start() {
       d.Parse(fmt::format(R"({{"metadata":{{"name":"{}"}}}})", ns).c_str());
       create_locked(ri, std::move(d), false, nullptr);
     }
+    sync_local_apiservices_locked();
   }
   for (auto& dir : opts_.crd_dirs) load_manifests(dir);
   if (!opts_.faults_file.empty()) load_faults_file(opts_.faults_file);

@@ -92,11 +92,14 @@ class apiserver::impl {
   void serve_resource(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
                       const identity& who);
   void serve_admin(const k8s::http_request& req, k8s::http_responder& res);
+  // `warnings`: Warning header values (field validation's Warn).
   void send_object(const k8s::http_request& req, k8s::http_responder& res,
-                   const k8s::api_resource& r, const k8s::object& o, int code);
-  // PATCH (merge, JSON, strategic, apply); `created` when apply created it.
+                   const k8s::api_resource& r, const k8s::object& o, int code,
+                   const std::vector<std::string>& warnings = {});
+  // PATCH (merge, JSON, strategic, apply); `created` when apply created it; field
+  // validation's Warning header values go to `warnings`.
   k8s::object patch(const k8s::http_request& req, request_info& ri, bool dry_run, int& created,
-                    std::string& verb);
+                    std::string& verb, std::vector<std::string>& warnings);
   void delete_collection(const k8s::http_request& req, k8s::http_responder& res,
                          const request_info& ri, bool dry_run);
   void log_write(const request_info& ri, const k8s::http_request& req, const identity& who,
@@ -135,6 +138,15 @@ class apiserver::impl {
   void after_write_locked(const k8s::api_resource& r, const k8s::object* old,
                           const k8s::object& stored);
   void after_delete_locked(const k8s::api_resource& r, const k8s::object& gone);
+  void after_change_locked(const k8s::api_resource& r, const k8s::object& o);
+  void after_stored_locked(const k8s::api_resource& r, const k8s::object& stored);
+  // The tokens controller (token_controller.cpp): fills a service-account-token Secret.
+  void populate_token_secret_locked(const k8s::object& secret);
+  // ---- APIServices (apiservice_sync.cpp): the local ones of the served
+  // group versions (kube's autoregister), and the Available condition of the
+  // service-backed ones naming that Service (all of them when `name` is empty).
+  void sync_local_apiservices_locked();
+  void refresh_apiservices_locked(const std::string& service_namespace, const std::string& name);
   void collect_garbage_locked();
   // The objects of `sr` as they were at resourceVersion `rv`, rebuilt from
   // the watch history; nullopt once events after `rv` have left it.

@@ -2,6 +2,7 @@
 
 #include "k8s/patch.hpp"
 #include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/kind_rules.hpp"
 #include "sim/openapi/discovery.hpp"
 #include "sim/openapi/openapi.hpp"
 #include "sim/openapi/table.hpp"
@@ -236,6 +237,21 @@ void validate_custom(const k8s::api_resource& r, k8s::json_document& doc, const 
   auto errs = validation::validate(*c, doc, old);
   if (!errs.empty())
     fail(validation::invalid_error(r.group, r.kind, k8s::get_string(doc, {"metadata", "name"}), errs));
+}
+
+std::vector<std::string> custom_undeclared(const k8s::api_resource& r, k8s::json_value& obj) {
+  if (!r.schema) return {};
+  auto c = compiled(*r.schema);
+  return c ? validation::prune(*c, obj) : std::vector<std::string>{};
+}
+
+field_findings check_fields(const k8s::api_resource& r, k8s::json_document& doc) {
+  field_findings f;
+  bool builtin = is_builtin(r);
+  f.custom = !builtin;
+  f.duplicates = drop_duplicate_fields(doc, doc.GetAllocator(), builtin);
+  f.unknown = drop_unknown_fields(r, doc, builtin, &custom_undeclared);
+  return f;
 }
 
 void validate_crd_schemas(const k8s::json_value& crd) {

@@ -3,6 +3,8 @@
 // (sim/ssa). Kept in one place so the HTTP layer stays independent of them.
 #pragma once
 
+#include "sim/apiserver/field_validation.hpp"
+
 #include "k8s/api_resource.hpp"
 #include "k8s/object.hpp"
 #include "k8s/status.hpp"
@@ -61,6 +63,11 @@ std::optional<k8s::json_document> strategic_merge(const k8s::api_resource& r,
 // Custom resources: prune, default and validate `doc` against the kind's
 // schema (`old` on update). Throws api_failure (422) with kube's causes.
 void validate_custom(const k8s::api_resource& r, k8s::json_document& doc, const k8s::json_value* old);
+// Server-side field validation (field_validation.hpp): drops the duplicate and the
+// undeclared fields of a write's object from `doc` and answers what they were.
+field_findings check_fields(const k8s::api_resource& r, k8s::json_document& doc);
+// The fields of a custom resource its structural schema does not declare, dropped.
+std::vector<std::string> custom_undeclared(const k8s::api_resource& r, k8s::json_value& obj);
 // A CRD's version schemas compile (structural, supported CEL); throws 422.
 void validate_crd_schemas(const k8s::json_value& crd);
 

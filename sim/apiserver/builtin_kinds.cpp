@@ -66,6 +66,7 @@ const std::vector<k8s::api_resource>& builtin_kinds() {
     v.push_back(kind("", "v1", "ServiceAccount", "serviceaccounts", true, {"sa"}));
     v.push_back(kind("", "v1", "Event", "events", true, {"ev"}));
     v.push_back(kind("events.k8s.io", "v1", "Event", "events", true, {"ev"}));
+    v.back().storage_version = false;  // stored as core/v1 Events (sim/apiserver/events.hpp)
     v.push_back(kind("coordination.k8s.io", "v1", "Lease", "leases", true));
     const std::string rbac = "rbac.authorization.k8s.io";
     v.push_back(kind(rbac, "v1", "Role", "roles", true));
@@ -74,6 +75,8 @@ const std::vector<k8s::api_resource>& builtin_kinds() {
     v.push_back(kind(rbac, "v1", "ClusterRoleBinding", "clusterrolebindings", false));
     v.push_back(kind("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
                      "customresourcedefinitions", false, {"crd", "crds"}, true, {"api-extensions"}));
+    v.push_back(kind("apiregistration.k8s.io", "v1", "APIService", "apiservices", false, {}, true,
+                     {"api-extensions"}));
     return v;
   }();
   return kinds;
@@ -123,7 +126,11 @@ std::vector<std::string> validate_path_segment_name(std::string_view name) {
 std::vector<std::string> validate_object_name(const k8s::api_resource& r, std::string_view name) {
   if (r.group.empty() && (r.plural == "namespaces")) return validate_dns1123_label(name);
   if (r.group.empty() && r.plural == "services") return validate_dns1035_label(name);
-  if (r.group == "rbac.authorization.k8s.io") return validate_path_segment_name(name);
+  // Kinds whose strategy leaves names to rest.BeforeCreate's path segment rule
+  // (APIService adds version.group in its own validation).
+  if (r.group == "rbac.authorization.k8s.io" || r.group == "apiregistration.k8s.io" ||
+      (r.group.empty() && r.plural == "events"))
+    return validate_path_segment_name(name);
   return validate_dns1123_subdomain(name);
 }
 

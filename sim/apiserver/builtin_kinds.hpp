@@ -10,7 +10,8 @@
 namespace c5c3::sim {
 
 // Namespace, Secret, ConfigMap, Service, Endpoints, ServiceAccount, Event (v1
-// and events.k8s.io/v1), Lease, the RBAC kinds and CustomResourceDefinition.
+// and events.k8s.io/v1, one store), Lease, the RBAC kinds,
+// CustomResourceDefinition and APIService.
 const std::vector<k8s::api_resource>& builtin_kinds();
 
 // Kube's validation messages (empty when valid).

@@ -1,8 +1,11 @@
 #include "sim/apiserver/kind_rules.hpp"
 
 #include "k8s/status.hpp"
+#include "k8s/time.hpp"
 #include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/apiservices.hpp"
 #include "sim/apiserver/builtin_kinds.hpp"
+#include "sim/apiserver/events.hpp"
 
 #include <fmt/format.h>
 
@@ -23,6 +26,22 @@ std::string lower(std::string_view s) {
   std::string o;
   for (char c : s) o.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   return o;
+}
+
+bool empty_container(const json_value* v) {
+  return v && ((v->IsObject() && v->MemberCount() == 0) || (v->IsArray() && v->Empty()));
+}
+
+// kube-apiserver serializes ObjectMeta (and a ConfigMap's or Secret's data maps) with
+// Go's omitempty, for built-in kinds and custom resources alike: an empty map or list
+// written there is not stored (`kubectl label x k-` leaves no `labels: {}` behind).
+void drop_empty_fields(const k8s::api_resource& r, json_document& doc) {
+  if (auto* md = k8s::member(doc, "metadata"); md && md->IsObject())
+    for (const char* f : {"labels", "annotations", "finalizers", "ownerReferences"})
+      if (empty_container(k8s::member(*md, f))) k8s::remove_member(*md, f);
+  if (is_core(r, "configmaps") || is_core(r, "secrets"))
+    for (const char* f : {"data", "binaryData", "stringData"})
+      if (empty_container(k8s::member(doc, f))) k8s::remove_member(doc, f);
 }
 
 void secret_rules(json_document& doc) {
@@ -168,15 +187,22 @@ bool is_builtin(const k8s::api_resource& r) {
   return false;
 }
 
+bool allows_unconditional_update(const k8s::api_resource& r) {
+  return is_builtin(r) && !is_apiservice(r);
+}
+
 bool tracks_generation(const k8s::api_resource& r) {
   return !is_builtin(r) || r.group == "apiextensions.k8s.io";
 }
 
 void prepare_for_create(const k8s::api_resource& r, json_document& doc, bool custom) {
+  drop_empty_fields(r, doc);
   if (custom && r.status_subresource) k8s::remove_member(doc, "status");
   if (is_core(r, "secrets")) secret_rules(doc);
   if (is_core(r, "services")) service_defaults(doc);
   if (is_core(r, "namespaces")) namespace_create(doc);
+  if (is_core_event(r) || is_events_group_event(r)) canonicalize_core_event(doc);
+  if (is_apiservice(r)) apiservice_prepare_create(doc, k8s::format_rfc3339(k8s::clock::now()));
   if (r.group == "apiextensions.k8s.io") {
     crd_validate(doc);
     crd_status(doc);
@@ -185,8 +211,11 @@ void prepare_for_create(const k8s::api_resource& r, json_document& doc, bool cus
 
 void prepare_for_update(const k8s::api_resource& r, json_document& doc, const k8s::object& old) {
   auto& a = doc.GetAllocator();
+  drop_empty_fields(r, doc);
   if (is_core(r, "secrets")) secret_rules(doc);
   if (is_core(r, "services")) service_defaults(doc);
+  if (is_core_event(r) || is_events_group_event(r)) canonicalize_core_event(doc);
+  if (is_apiservice(r)) apiservice_defaults(doc);
   if (is_core(r, "namespaces")) {
     if (auto* f = old.get({"spec", "finalizers"}); f && !k8s::find(doc, {"spec", "finalizers"}))
       k8s::set_member(k8s::ensure_object(doc, {"spec"}, a), "finalizers", k8s::copy_json(*f, a), a);
@@ -204,6 +233,15 @@ void validate_kind(const k8s::api_resource& r, json_document& doc, const k8s::ob
   if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions")
     validate_crd_schemas(doc);
   if (!is_builtin(r)) validate_custom(r, doc, old ? &old->json() : nullptr);
+  std::string name(k8s::get_string(doc, {"metadata", "name"}));
+  if (is_core_event(r) || is_events_group_event(r))
+    if (auto errs = validate_event(doc, is_events_group_event(r), old ? &old->json() : nullptr); !errs.empty())
+      fail(validation::invalid_error(r.group, r.kind, name, errs));
+  if (is_apiservice(r)) {
+    auto errs = validate_apiservice(doc);
+    for (auto& e : validate_apiservice_status(doc)) errs.push_back(e);
+    if (!errs.empty()) fail(validation::invalid_error(r.group, r.kind, name, errs));
+  }
 }
 
 std::vector<k8s::api_resource> crd_resources(const k8s::object& crd) {

@@ -12,6 +12,9 @@
 namespace c5c3::sim {
 
 bool is_builtin(const k8s::api_resource& r);
+// Whether an update without metadata.resourceVersion is accepted (the
+// strategy's AllowUnconditionalUpdate): built-ins but APIService.
+bool allows_unconditional_update(const k8s::api_resource& r);
 // Whether metadata.generation is kept (custom kinds and CRDs; kube's built-in
 // ConfigMap, Secret, Namespace, ... have none).
 bool tracks_generation(const k8s::api_resource& r);

@@ -69,13 +69,40 @@ void apiserver::impl::unserve_crd_locked(const k8s::object& crd) {
 
 void apiserver::impl::after_write_locked(const k8s::api_resource& r, const k8s::object*,
                                          const k8s::object& stored) {
-  if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions")
+  if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions") {
     serve_crd_locked(stored);
+    sync_local_apiservices_locked();
+  }
+  after_change_locked(r, stored);
+  after_stored_locked(r, stored);
 }
 
 void apiserver::impl::after_delete_locked(const k8s::api_resource& r, const k8s::object& gone) {
-  if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions")
+  if (r.group == "apiextensions.k8s.io" && r.plural == "customresourcedefinitions") {
     unserve_crd_locked(gone);
+    sync_local_apiservices_locked();
+  }
+  after_change_locked(r, gone);
+}
+
+void apiserver::impl::after_stored_locked(const k8s::api_resource& r, const k8s::object& stored) {
+  if (r.group.empty() && r.plural == "secrets") populate_token_secret_locked(stored);
+  if (r.group.empty() && r.plural == "serviceaccounts")
+    if (auto it = resources_.find("secrets"); it != resources_.end()) {
+      std::vector<k8s::object> waiting;  // token Secrets made before their ServiceAccount
+      for (const auto& [key, s] : it->second.objects)
+        if (key.namespace_ == stored.namespace_() &&
+            s.annotation("kubernetes.io/service-account.name") == std::optional<std::string_view>(stored.name()))
+          waiting.push_back(s);
+      for (const auto& s : waiting) populate_token_secret_locked(s);
+    }
+}
+
+void apiserver::impl::after_change_locked(const k8s::api_resource& r, const k8s::object& o) {
+  if (r.group.empty() && (r.plural == "services" || r.plural == "endpoints"))
+    refresh_apiservices_locked(std::string(o.namespace_()), std::string(o.name()));
+  else if (r.group == "apiregistration.k8s.io" && r.plural == "apiservices")
+    refresh_apiservices_locked({}, {});
 }
 
 }  // namespace c5c3::sim

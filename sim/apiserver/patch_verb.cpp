@@ -3,7 +3,9 @@
 #include "k8s/patch.hpp"
 #include "k8s/yaml.hpp"
 #include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/bridges.hpp"
 #include "sim/apiserver/kind_rules.hpp"
+#include "sim/validation/go_format.hpp"
 
 #include <fmt/format.h>
 
@@ -35,10 +37,26 @@ k8s::api_error patch_error(std::string message) {
   return e;
 }
 
+// Server-side apply builds a typed object of the applied configuration first: an
+// undeclared field fails that with kube's 500, whatever fieldValidation says.
+void refuse_undeclared_applied(const k8s::api_resource& r, const k8s::json_value& config) {
+  json_document copy = k8s::copy_document(config);
+  auto undeclared = drop_unknown_fields(r, copy, is_builtin(r), &custom_undeclared);
+  if (undeclared.empty()) return;
+  k8s::api_error e;
+  e.code = 500;
+  e.message = fmt::format("failed to create typed patch object ({}/{}; {}/{}, Kind={}): .{}: field not declared in schema",
+                          k8s::get_string(config, {"metadata", "namespace"}),
+                          k8s::get_string(config, {"metadata", "name"}), r.group, r.version, r.kind,
+                          undeclared.front());
+  fail(std::move(e));
+}
+
 }  // namespace
 
 k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& ri, bool dry_run,
-                                   int& created, std::string& verb) {
+                                   int& created, std::string& verb, std::vector<std::string>& warnings) {
+  auto mode = parse_field_validation(req.param("fieldValidation").value_or("")).value_or(field_validation::warn);
   const auto& r = *ri.kind;
   std::string type = media_type(req.header("Content-Type"));
   bool strategic_ok = is_builtin(r);
@@ -53,6 +71,7 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
     auto config = k8s::yaml_to_json(req.body, &err);
     if (!config || !config->IsObject())
       fail(k8s::make_bad_request("error decoding YAML: " + (err.empty() ? "not an object" : err)));
+    refuse_undeclared_applied(r, *config);
     std::lock_guard lock(mu_);
     auto& sr = resource_locked(r);
     auto it = sr.objects.find({r.namespaced ? ri.namespace_ : "", ri.name});
@@ -85,6 +104,10 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
     fail(unsupported_patch(strategic_ok));
   if (type == "application/strategic-merge-patch+json" && !strategic_ok) fail(unsupported_patch(false));
   if (!patch_doc) fail(k8s::make_bad_request("error decoding patch: " + err));
+  field_findings found;
+  found.custom = !is_builtin(r);
+  if (type != "application/json-patch+json")
+    found.duplicates = drop_duplicate_fields(*patch_doc, patch_doc->GetAllocator(), !found.custom);
   std::lock_guard lock(mu_);
   auto& sr = resource_locked(r);
   auto it = sr.objects.find({r.namespaced ? ri.namespace_ : "", ri.name});
@@ -99,12 +122,25 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
       fail(k8s::make_bad_request(
           "json: cannot unmarshal object into Go value of type jsonpatch.Patch"));
     next = k8s::copy_document(live.json());
-    if (auto e = k8s::apply_json_patch(next, *patch_doc)) fail(patch_error(*e));
+    // kube-apiserver 1.34 answers any JSON patch that does not apply with this generic
+    // 422 (the library's reason is not shown).
+    if (auto e = k8s::apply_json_patch(next, *patch_doc))
+      fail(patch_error("the server rejected our request due to an error in our request"));
   } else {
     auto s = strategic_merge(r, live.json(), *patch_doc, &err);
     if (!s) fail(err.empty() ? unsupported_patch(false) : patch_error(err));
     next = std::move(*s);
   }
+  // Field validation of the patched object (kube decodes it strictly): Strict refuses with
+  // the value it could not decode (the patched object; a strategic patch itself).
+  std::string value = k8s::to_json(type == "application/strategic-merge-patch+json"
+                                       ? static_cast<const k8s::json_value&>(*patch_doc)
+                                       : static_cast<const k8s::json_value&>(next));
+  found.unknown = drop_unknown_fields(r, next, !found.custom, &custom_undeclared);
+  if (!found.empty() && mode == field_validation::strict)
+    fail(patch_error(fmt::format(" \"\" is invalid: patch: Invalid value: {}: {}", validation::go_quote(value),
+                                 found.strict_error())));
+  if (!found.empty() && mode == field_validation::warn) warnings = found.warning_headers();
   auto o = update_locked(ri, std::move(next), dry_run, &ctx, true);
   if (!dry_run) save_state_locked();
   return o;

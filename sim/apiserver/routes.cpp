@@ -319,6 +319,22 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
   if (auto dr = req.param("dryRun"); dr && *dr != "All")
     fail(k8s::make_bad_request(fmt::format(
         "Invalid dryRun value: \"{}\": supported values: \"All\"", *dr)));
+  auto validation_mode = parse_field_validation(req.param("fieldValidation").value_or(""));
+  if (!validation_mode)
+    fail(k8s::make_bad_request(fmt::format(
+        "Invalid fieldValidation value: \"{}\": supported values: \"Ignore\", \"Warn\", \"Strict\"",
+        req.param("fieldValidation").value_or(""))));
+  // Duplicate and unknown fields of a create or update body (field_validation.hpp).
+  std::vector<std::string> warnings;
+  auto check_body = [&](json_document& body) {
+    if (contains(req.header("Content-Type"), "protobuf")) return;
+    auto found = check_fields(r, body);
+    if (found.empty()) return;
+    if (*validation_mode == field_validation::strict)
+      fail(k8s::make_bad_request(fmt::format("{} in version \"{}\" cannot be handled as a {}: {}", r.kind,
+                                             r.version, r.kind, found.strict_error())));
+    if (*validation_mode == field_validation::warn) warnings = found.warning_headers();
+  };
   std::string verb = ri.verb;
   int code = 500;
   std::string rv;
@@ -328,6 +344,7 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       if (!ri.name.empty() || !ri.subresource.empty())
         fail(k8s::make_method_not_allowed("the server does not allow this method on the requested resource"));
       auto body = parse_body(req);
+      check_body(body);
       k8s::object created;
       {
         std::lock_guard lock(mu_);
@@ -339,9 +356,10 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       rv = std::string(created.resource_version());
       code = 201;
       log_write(ri, req, who, code, rv, dry_run, verb);
-      send_object(req, res, r, created, 201);
+      send_object(req, res, r, convert_for(created, r), 201, warnings);
     } else if (ri.verb == "update") {
       auto body = parse_body(req);
+      check_body(body);
       k8s::object updated;
       {
         std::lock_guard lock(mu_);
@@ -353,15 +371,15 @@ void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_res
       rv = std::string(updated.resource_version());
       code = 200;
       log_write(ri, req, who, code, rv, dry_run, verb);
-      send_object(req, res, r, convert_for(updated, r), 200);
+      send_object(req, res, r, convert_for(updated, r), 200, warnings);
     } else if (ri.verb == "patch") {
       k8s::object patched;
       int created = 0;
-      patched = patch(req, ri, dry_run, created, verb);
+      patched = patch(req, ri, dry_run, created, verb, warnings);
       rv = std::string(patched.resource_version());
       code = created ? 201 : 200;
       log_write(ri, req, who, code, rv, dry_run, verb);
-      send_object(req, res, r, convert_for(patched, r), code);
+      send_object(req, res, r, convert_for(patched, r), code, warnings);
     } else if (ri.verb == "delete") {
       std::optional<json_document> opts;
       if (!req.body.empty()) opts = parse_body(req, false);
@@ -420,19 +438,22 @@ std::int64_t apiserver::impl::current_rv() const {
 }
 
 void apiserver::impl::send_object(const k8s::http_request& req, k8s::http_responder& res,
-                                  const k8s::api_resource& r, const k8s::object& o, int code) {
+                                  const k8s::api_resource& r, const k8s::object& o, int code,
+                                  const std::vector<std::string>& warnings) {
   auto accept = req.header("Accept");
+  k8s::http_response out;
   if (contains(accept, "as=Table")) {
     auto t = table_of(r, o, req.param("includeObject").value_or(""));
-    res.send({code, {{"Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io"}}, k8s::to_json(t)});
-    return;
+    out = {code, {{"Content-Type", "application/json;as=Table;v=v1;g=meta.k8s.io"}}, k8s::to_json(t)};
+  } else {
+    check_acceptable(accept);
+    if (contains(accept, "yaml") && !contains(accept, "json"))
+      out = {code, {{"Content-Type", "application/yaml"}}, k8s::json_to_yaml(o.json())};
+    else
+      out = json_response(code, o.json());
   }
-  check_acceptable(accept);
-  if (contains(accept, "yaml") && !contains(accept, "json")) {
-    res.send({code, {{"Content-Type", "application/yaml"}}, k8s::json_to_yaml(o.json())});
-    return;
-  }
-  res.send(json_response(code, o.json()));
+  for (const auto& w : warnings) out.headers.emplace_back("Warning", w);
+  res.send(std::move(out));
 }
 
 void check_acceptable(std::string_view accept) {

@@ -2,6 +2,7 @@
 // and namespace deletion, all under impl::mu_.
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/builtin_kinds.hpp"
+#include "sim/apiserver/events.hpp"
 #include "sim/apiserver/kind_rules.hpp"
 
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ void check_body_identity(const request_info& ri, json_document& body) {
 }  // namespace
 
 stored_resource& apiserver::impl::resource_locked(const k8s::api_resource& r) {
-  auto& sr = resources_[r.qualified()];
+  auto& sr = resources_[storage_resource(r)];
   if (sr.storage.plural.empty()) sr.storage = r;
   return sr;
 }
@@ -140,6 +141,7 @@ std::optional<std::map<k8s::object_key, object>> apiserver::impl::objects_at_loc
 
 object apiserver::impl::convert_for(const object& o, const k8s::api_resource& r) const {
   if (!o || o.api_version() == r.api_version()) return o;
+  if (is_events_group_event(r)) return object(event_from_core(o.json()));
   auto b = o.edit();
   b.set_api_version_kind(r.api_version(), r.kind);
   return std::move(b).freeze();
@@ -149,6 +151,7 @@ object apiserver::impl::create_locked(const request_info& ri, json_document body
                                       const write_context* mf) {
   const auto& r = *ri.kind;
   check_body_identity(ri, body);
+  if (is_events_group_event(r)) body = event_to_core(body);  // one store for both views
   auto& a = body.GetAllocator();
   auto& md = k8s::ensure_object(body, {"metadata"}, a);
   std::string name(k8s::get_string(md, {"name"}));
@@ -202,7 +205,7 @@ object apiserver::impl::create_locked(const request_info& ri, json_document body
   if (mf) body = with_managed_fields(nullptr, body, *mf);
   object stored(std::move(body));
   sr.objects[key] = stored;
-  record_event_locked("ADDED", r.qualified(), stored);
+  record_event_locked("ADDED", sr.storage.qualified(), stored);
   after_write_locked(r, nullptr, stored);
   return stored;
 }
@@ -216,6 +219,7 @@ object apiserver::impl::update_locked(const request_info& ri, json_document body
   if (it == sr.objects.end()) fail(k8s::make_not_found(r.group, r.plural, ri.name));
   object old = it->second;
   check_body_identity(ri, body);
+  if (is_events_group_event(r)) body = event_to_core(body);
   auto& a = body.GetAllocator();
   auto body_name = k8s::get_string(body, {"metadata", "name"});
   if (!body_name.empty() && body_name != ri.name)
@@ -226,7 +230,7 @@ object apiserver::impl::update_locked(const request_info& ri, json_document body
     fail(k8s::make_conflict(r.group, r.plural, ri.name,
                             "the object has been modified; please apply your changes to the latest "
                             "version and try again"));
-  if (rv.empty() && !from_patch && !is_builtin(r))
+  if (rv.empty() && !from_patch && !allows_unconditional_update(r))
     fail(k8s::make_invalid(r.group, r.kind, ri.name,
                            {{"FieldValueInvalid",
                              "Invalid value: 0x0: must be specified for an update",
@@ -294,12 +298,23 @@ object apiserver::impl::update_locked(const request_info& ri, json_document body
                     next.GetAllocator());
     return object(std::move(next));
   }
+  if (k8s::find(next, {"metadata", "deletionTimestamp"}) && !k8s::find(next, {"metadata", "finalizers"}) &&
+      !old.finalizers().empty()) {
+    // As kube-apiserver 1.34: an update that releases the last finalizer of an object being
+    // deleted is not stored; the object is deleted (one DELETED event, of the last stored
+    // state) and the answer is the update's object at the resourceVersion it was sent on.
+    k8s::set_member(nmd, "resourceVersion", k8s::make_string(old.resource_version(), next.GetAllocator()),
+                    next.GetAllocator());
+    remove_object_locked(sr, key);
+    collect_garbage_locked();
+    return object(std::move(next));
+  }
   auto nrv = next_rv_locked();
   k8s::set_member(nmd, "resourceVersion", k8s::make_string(std::to_string(nrv), next.GetAllocator()),
                   next.GetAllocator());
   object stored(std::move(next));
   sr.objects[key] = stored;
-  record_event_locked("MODIFIED", r.qualified(), stored, &old);
+  record_event_locked("MODIFIED", sr.storage.qualified(), stored, &old);
   after_write_locked(r, &old, stored);
   if (stored.terminating() && stored.finalizers().empty()) {
     remove_object_locked(sr, key);
@@ -331,6 +346,10 @@ bool apiserver::impl::mark_deleted_locked(stored_resource& sr, const object& o) 
   auto b = o.edit();
   b.set_string({"metadata", "deletionTimestamp"}, now());
   b.set_int({"metadata", "deletionGracePeriodSeconds"}, 0);
+  // As kube-apiserver 1.34: setting deletionTimestamp is a change of the object that
+  // bumps metadata.generation where the kind tracks it (custom resources).
+  if (tracks_generation(sr.storage) && o.generation() > 0)
+    b.set_int({"metadata", "generation"}, o.generation() + 1);
   if (sr.storage.group.empty() && sr.storage.plural == "namespaces")
     b.set_string({"status", "phase"}, "Terminating");
   b.set_resource_version(std::to_string(next_rv_locked()));

@@ -1,6 +1,7 @@
 // list (selectors, limit/continue, resourceVersion semantics), watch streams
 // and deletecollection.
 #include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/events.hpp"
 #include "sim/apiserver/kind_rules.hpp"
 
 #include <fmt/format.h>
@@ -118,20 +119,27 @@ list_filter parse_filter(const k8s::http_request& req, const request_info& ri) {
   std::string err;
   if (auto ls = req.param("labelSelector"); ls && !ls->empty()) {
     auto p = k8s::label_selector::parse(*ls, &err);
-    if (!p) fail(k8s::make_bad_request(fmt::format("unable to parse requirement: {}", err)));
+    if (!p) fail(k8s::make_bad_request(err));  // the parser's message is kube's, whole
     f.labels = std::move(*p);
   }
   if (auto fs = req.param("fieldSelector"); fs && !fs->empty()) {
     auto p = k8s::field_selector::parse(*fs, &err);
     if (!p) fail(k8s::make_bad_request(err));
-    for (auto& r : p->requirements())
-      if (r.field != "metadata.name" && r.field != "metadata.namespace" &&
-          !(ri.plural == "secrets" && r.field == "type") &&
-          !(ri.plural == "namespaces" && r.field == "status.phase") &&
-          !(ri.plural == "events" && r.field.rfind("involvedObject.", 0) == 0))
-        fail(k8s::make_bad_request(fmt::format(
-            "field label not supported: {}", r.field)));
-    f.fields = std::move(*p);
+    std::vector<k8s::field_requirement> reqs;
+    for (auto r : p->requirements()) {
+      if (ri.kind && (is_core_event(*ri.kind) || is_events_group_event(*ri.kind))) {
+        // Both views select on the stored (core) fields.
+        auto path = event_field_path(r.field, is_events_group_event(*ri.kind));
+        if (!path) fail(k8s::make_bad_request(fmt::format("field label not supported: {}", r.field)));
+        r.field = *path;
+      } else if (r.field != "metadata.name" && r.field != "metadata.namespace" &&
+                 !(ri.plural == "secrets" && r.field == "type") &&
+                 !(ri.plural == "namespaces" && r.field == "status.phase")) {
+        fail(k8s::make_bad_request(fmt::format("field label not supported: {}", r.field)));
+      }
+      reqs.push_back(std::move(r));
+    }
+    f.fields = k8s::field_selector(std::move(reqs));
   }
   return f;
 }
@@ -266,7 +274,17 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   if (remaining) md.AddMember("remainingItemCount", json_value(*remaining), a);
   d.AddMember("metadata", std::move(md), a);
   json_value arr(rapidjson::kArrayType);
-  for (auto& o : items) arr.PushBack(k8s::copy_json(o.json(), a), a);
+  // kube-apiserver 1.34 lists built-in kinds as typed lists, whose items carry no
+  // apiVersion and kind; custom resources' items keep theirs.
+  bool typed = is_builtin(r);
+  for (auto& o : items) {
+    json_value item = k8s::copy_json(o.json(), a);
+    if (typed) {
+      k8s::remove_member(item, "apiVersion");
+      k8s::remove_member(item, "kind");
+    }
+    arr.PushBack(std::move(item), a);
+  }
   d.AddMember("items", std::move(arr), a);
   res.send({200, {{"Content-Type", "application/json"}}, k8s::to_json(d)});
 }
@@ -369,7 +387,7 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
         if (ev.rv <= pos) continue;
         if (cut_after >= 0 && sent + count >= cut_after) break;
         pos = ev.rv;
-        if (ev.qualified != r.qualified()) continue;
+        if (ev.qualified != storage_resource(r)) continue;
         auto seen = as_seen_through(ev, filter);
         if (!seen) continue;
         out += event_line(seen->first, render(seen->second));

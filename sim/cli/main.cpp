@@ -1,7 +1,10 @@
 // c5c3-sim: the simulators' command line.
 //   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
 //                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
+//   c5c3-sim world ...; c5c3-sim grafana|trickster|rancher|monitoring ... (sim/monitoring)
+#include "k8s/signals.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "sim/monitoring/standin_command.hpp"
 #include "sim/world/world_command.hpp"
 
 #include <csignal>
@@ -20,7 +23,9 @@ int usage(const char* msg) {
   std::cerr << "usage: c5c3-sim apiserver --listen HOST:PORT --kubeconfig-out FILE [--plain-http]\n"
                "                          [--crds DIR]... [--data-dir DIR] [--faults FILE]\n"
                "                          [--token-file FILE]\n"
-               "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n";
+               "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n"
+               "       c5c3-sim grafana|trickster|rancher|monitoring [--listen HOST:PORT] ... (the\n"
+               "                monitoring stand-ins; <name> --help)\n";
   return 2;
 }
 
@@ -69,12 +74,7 @@ int run_apiserver(const std::vector<std::string>& args) {
   }
   if (!listen_given) return usage("--listen is required");
 
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread starts
-  std::signal(SIGPIPE, SIG_IGN);
+  const sigset_t set = c5c3::k8s::block_termination_signals();  // before any thread starts
 
   c5c3::sim::apiserver server(opts);
   try {
@@ -85,8 +85,7 @@ int run_apiserver(const std::vector<std::string>& args) {
     return 1;
   }
   std::cout << "listening on " << server.url() << std::endl;
-  int sig = 0;
-  sigwait(&set, &sig);
+  c5c3::k8s::wait_for_termination(set);
   server.stop();
   return 0;
 }
@@ -99,6 +98,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 2, argv + argc);
   if (cmd == "apiserver") return run_apiserver(args);
   if (cmd == "world") return c5c3::sim::world::run_world_command(args);
+  if (c5c3::sim::monitoring::is_standin_command(cmd)) return c5c3::sim::monitoring::run_standin_command(cmd, args);
   if (cmd == "-h" || cmd == "--help") {
     usage(nullptr);
     return 0;

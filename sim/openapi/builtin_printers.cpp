@@ -372,6 +372,7 @@ const std::vector<keyed_printer>& printers() {
     v.push_back({"apiextensions.k8s.io", "customresourcedefinitions",
                  {{name_col(), col("Created At", creation_timestamp_description, 0, "date")},
                   crd_cells}});
+    v.push_back({"apiregistration.k8s.io", "apiservices", apiservice_printer()});
     return v;
   }();
   return all;

@@ -1,4 +1,5 @@
 #include "sim/openapi/builtin_schemas.hpp"
+#include "sim/openapi/openapi.hpp"
 
 #include <array>
 #include <utility>
@@ -8,7 +9,7 @@ namespace c5c3::sim::openapi::detail {
 namespace {
 
 // Schema names and $refs below use short prefixes, expanded when loaded.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 7> prefixes = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> prefixes = {{
     {"meta.", "io.k8s.apimachinery.pkg.apis.meta.v1."},
     {"intstr.", "io.k8s.apimachinery.pkg.util.intstr."},
     {"core.", "io.k8s.api.core.v1."},
@@ -16,6 +17,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> prefixes 
     {"coord.", "io.k8s.api.coordination.v1."},
     {"rbac.", "io.k8s.api.rbac.v1."},
     {"apiext.", "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."},
+    {"apireg.", "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1."},
 }};
 
 // Descriptions are short paraphrases of the Kubernetes API reference.
@@ -480,14 +482,16 @@ void expand_refs(k8s::json_value& v, k8s::json_allocator& alloc) {
 }
 
 k8s::json_document load() {
-  auto parsed = k8s::parse_json(schemas_text);
   k8s::json_document out(rapidjson::kObjectType);
-  if (!parsed) return out;  // the literal is checked by the tests
   auto& alloc = out.GetAllocator();
-  for (auto& m : parsed->GetObject()) {
-    k8s::json_value schema = k8s::copy_json(m.value, alloc);
-    expand_refs(schema, alloc);
-    out.AddMember(k8s::make_string(expand(k8s::as_string_view(m.name)), alloc), schema, alloc);
+  for (const char* text : {schemas_text, apiregistration_schemas_text}) {
+    auto parsed = k8s::parse_json(text);
+    if (!parsed) continue;  // the literals are checked by the tests
+    for (auto& m : parsed->GetObject()) {
+      k8s::json_value schema = k8s::copy_json(m.value, alloc);
+      expand_refs(schema, alloc);
+      out.AddMember(k8s::make_string(expand(k8s::as_string_view(m.name)), alloc), schema, alloc);
+    }
   }
   return out;
 }
@@ -508,9 +512,26 @@ std::string builtin_schema_name(std::string_view group, std::string_view version
   else if (group == "coordination.k8s.io") prefix = "coord.";
   else if (group == "rbac.authorization.k8s.io") prefix = "rbac.";
   else if (group == "apiextensions.k8s.io") prefix = "apiext.";
+  else if (group == "apiregistration.k8s.io") prefix = "apireg.";
   else return {};
   std::string name = expand(std::string(prefix) + std::string(kind));
   return k8s::member(builtin_schemas(), name) ? name : std::string();
 }
 
 }  // namespace c5c3::sim::openapi::detail
+
+namespace c5c3::sim::openapi {
+
+const k8s::json_value* builtin_kind_schema(std::string_view group, std::string_view version,
+                                           std::string_view kind) {
+  auto name = detail::builtin_schema_name(group, version, kind);
+  return name.empty() ? nullptr : k8s::member(detail::builtin_schemas(), name);
+}
+
+const k8s::json_value* builtin_schema_ref(std::string_view ref) {
+  constexpr std::string_view root = "#/components/schemas/";
+  if (ref.substr(0, root.size()) != root) return nullptr;
+  return k8s::member(detail::builtin_schemas(), ref.substr(root.size()));
+}
+
+}  // namespace c5c3::sim::openapi

@@ -21,6 +21,9 @@ const k8s::json_value& builtin_schemas();
 std::string builtin_schema_name(std::string_view group, std::string_view version,
                                 std::string_view kind);
 
+// The apiregistration.k8s.io schemas (builtin_schemas_apiregistration.cpp).
+extern const char* const apiregistration_schemas_text;
+
 inline constexpr std::string_view object_meta_schema = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 inline constexpr std::string_view list_meta_schema = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
 

@@ -55,4 +55,11 @@ std::string openapi_hash(const k8s::json_value& document);
 // ("io.c5c3.v1alpha1.RabbitMQVhost").
 std::string schema_name(const k8s::api_resource& resource);
 
+// The hand-written OpenAPI v3 schema of a built-in kind (its top level, without
+// apiVersion, kind and metadata), or null when the kind is not built in; and the
+// schema a "$ref" ("#/components/schemas/<name>") names, or null.
+const k8s::json_value* builtin_kind_schema(std::string_view group, std::string_view version,
+                                           std::string_view kind);
+const k8s::json_value* builtin_schema_ref(std::string_view ref);
+
 }  // namespace c5c3::sim::openapi

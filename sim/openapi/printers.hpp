@@ -17,6 +17,9 @@ struct printer {
   cells_fn cells;                          // appends one cell per column
 };
 
+// APIService's (apiservice_printer.cpp).
+printer apiservice_printer();
+
 // The printer of a built-in resource, or null for custom resources.
 const printer* builtin_printer(std::string_view group, std::string_view plural);
 

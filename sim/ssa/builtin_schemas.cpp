@@ -139,6 +139,13 @@ std::map<std::pair<std::string, std::string>, builtin> make_builtins() {
     b[{rbac, "RoleBinding"}] = {binding, R"({"roleRef":{}})"};
     b[{rbac, "ClusterRoleBinding"}] = {binding, R"({"roleRef":{}})"};
   }
+  b[{"apiregistration.k8s.io/v1", "APIService"}] = {
+      obj(R"("spec":)" +
+          obj(R"("service":)" + obj(scalars({"namespace", "name", "port"})) + "," +
+              scalars({"group", "version", "insecureSkipTLSVerify", "caBundle",
+                       "groupPriorityMinimum", "versionPriority"})) +
+          R"(,"status":)" + obj(R"("conditions":)" + conditions())),
+      R"({"spec":{},"status":{}})"};
   // Deduced below metadata: lists atomic, objects granular.
   b[{"apiextensions.k8s.io/v1", "CustomResourceDefinition"}] = {"", R"({"spec":{},"status":{}})"};
   return b;

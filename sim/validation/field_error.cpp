@@ -91,7 +91,8 @@ field_error too_long(std::string field, long long max_bytes) {
 }
 field_error too_many(std::string field, long long actual, long long max) {
   std::string detail = max < 0 ? std::string("has too many items")
-                               : "must have at most " + std::to_string(max) + " items";
+                               : "must have at most " + std::to_string(max) +
+                                     (max == 1 ? " item" : " items");
   std::optional<std::string> v;
   if (actual >= 0) v = std::to_string(actual);
   return {error_type::too_many, std::move(field), std::move(v), std::move(detail)};

@@ -55,7 +55,11 @@ k8s::object with_finalizer(const k8s::object& o, std::string_view f, bool add) {
 k8s::object ready_subject(const k8s::object& subject, k8s::time_point now,
                           const std::map<std::string, std::string>& extra_status) {
   auto b = subject.edit();
-  replace_conditions(b, {{"Ready", "True", std::string(ready_reason), ""}}, now);
+  // As messaging-topology-operator v1.20: a User also reports PasswordSynced, first.
+  std::vector<plain_condition> conds;
+  if (subject.kind() == "User") conds.push_back({"PasswordSynced", "True", "SuccessfulPasswordSync", ""});
+  conds.push_back({"Ready", "True", std::string(ready_reason), ""});
+  replace_conditions(b, conds, now);
   b.set_int({"status", "observedGeneration"}, subject.generation());
   for (const auto& [k, v] : extra_status) {
     if (k == "credentials") {
@@ -137,12 +141,18 @@ declare declare_user(const topology_snapshot& s) {
   if (bu.name.empty()) bu.name = s.random(24);
   if (bu.password.empty() && bu.password_hash.empty()) bu.password = s.random(24);
 
-  auto secret = credentials_secret(u, bu.name, bu.password, bu.password_hash);
-  const auto* have = s.credentials ? s.credentials.get({"data"}) : nullptr;
-  if (!have || !k8s::json_equal(*have, *secret.get({"data"}))) {
-    d.before_calls.push_back({write_verb::upsert, std::move(secret)});
+  if (!import_name.empty()) {
+    // As messaging-topology-operator v1.20: imported credentials are not copied; the
+    // status names the import Secret itself.
+    d.extra_status["credentials"] = std::string(import_name);
+  } else {
+    auto secret = credentials_secret(u, bu.name, bu.password, bu.password_hash);
+    const auto* have = s.credentials ? s.credentials.get({"data"}) : nullptr;
+    if (!have || !k8s::json_equal(*have, *secret.get({"data"}))) {
+      d.before_calls.push_back({write_verb::upsert, std::move(secret)});
+    }
+    d.extra_status["credentials"] = user_credentials_secret_name(u.name());
   }
-  d.extra_status["credentials"] = user_credentials_secret_name(u.name());
   d.extra_status["username"] = bu.name;
   d.calls.push_back(put_user_call{std::move(bu)});
   return d;

@@ -56,7 +56,7 @@ pass_result world::pass() {
   pass_result r;
   now_ = opts_.clock();
   clusters(r);
-  topology(r);
+  if (opts_.topology_operator) topology(r);
   secret_stores(r);
   push_secrets(r);
   return r;

@@ -60,6 +60,10 @@ struct world_options {
   random_source random = system_random();
   // Reports a failed write or broker call (never carrying a secret).
   std::function<void(const std::string&)> log;
+  // false: leave Vhosts, Users and Permissions to a real messaging topology
+  // operator (`c5c3-sim world --no-topology-operator`); the RabbitmqClusters,
+  // External Secrets and the broker's default user stay simulated.
+  bool topology_operator = true;
 };
 
 struct pass_result {

@@ -30,7 +30,8 @@ int usage(const std::string& msg) {
   if (!msg.empty()) std::cerr << "c5c3-sim world: " << msg << "\n";
   std::cerr << "usage: c5c3-sim world [--kubeconfig FILE] [--context NAME] [--crds DIR]\n"
                "         [--rabbitmq-management-url URL --rabbitmq-amqp-port PORT [--rabbitmq-host HOST]\n"
-               "          [--rabbitmq-admin-user USER] [--rabbitmq-admin-password-file FILE]]\n";
+               "          [--rabbitmq-admin-user USER] [--rabbitmq-admin-password-file FILE]]\n"
+               "         [--no-topology-operator]   (Vhosts, Users, Permissions left to a real operator)\n";
   return 2;
 }
 
@@ -42,6 +43,7 @@ struct options {
   std::string admin_password_file;
   std::string host = "127.0.0.1";
   int amqp_port = 0;
+  bool topology_operator = true;
 };
 
 // The CRDs under `dir` that define a simulated kind, created where missing.
@@ -100,6 +102,10 @@ std::optional<options> parse(const std::vector<std::string>& args, int& rc) {
       rc = 0;
       return std::nullopt;
     }
+    if (a == "--no-topology-operator" && !inline_value) {
+      o.topology_operator = false;
+      continue;
+    }
     std::optional<std::string> v = inline_value;
     if (!v && i + 1 < args.size()) v = args[++i];
     if (!v) {
@@ -151,6 +157,7 @@ int run_world_command(const std::vector<std::string>& args) {
 
   world_options wo;
   wo.openbao = std::make_shared<kv_store>();
+  wo.topology_operator = o->topology_operator;
   wo.log = [](const std::string& m) { std::cerr << "c5c3-sim world: " << m << "\n"; };
   if (o->management_url.empty()) {
     wo.rabbitmq = std::make_shared<memory_broker>();

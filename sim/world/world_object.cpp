@@ -11,7 +11,8 @@ k8s::json_value condition_json(const plain_condition& c, std::string_view ltt, k
   k8s::set_member(v, "status", k8s::make_string(c.status, a), a);
   k8s::set_member(v, "lastTransitionTime", k8s::make_string(ltt, a), a);
   k8s::set_member(v, "reason", k8s::make_string(c.reason, a), a);
-  k8s::set_member(v, "message", k8s::make_string(c.message, a), a);
+  // The operators' condition types carry the message with omitempty.
+  if (!c.message.empty()) k8s::set_member(v, "message", k8s::make_string(c.message, a), a);
   return v;
 }
 

@@ -20,6 +20,7 @@
 #include "protocol/subscription.hpp"
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
+#include "tests/emulator_client.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -44,26 +45,6 @@ const k8s::gvk crd_gvk{"apiextensions.k8s.io", "v1", "CustomResourceDefinition"}
 const runtime::ownership_keys gadget_keys{"test.c5c3.io/gadget-name", "test.c5c3.io/gadget-namespace",
                                           "test.c5c3.io/gadget-cluster"};
 
-constexpr const char* gadget_crd = R"(apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.test.c5c3.io
-spec:
-  group: test.c5c3.io
-  scope: Namespaced
-  names: {kind: Gadget, plural: gadgets, singular: gadget, listKind: GadgetList}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
-          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
-)";
 
 using c5c3::testing::make_config;
 
@@ -117,19 +98,6 @@ runtime::pass_factory gadget_pass(std::shared_ptr<pass_record> rec, caf::actor d
   };
 }
 
-void fast(k8s::client_config& c) {
-  c.retry.initial_backoff = 5ms;
-  c.retry.max_backoff = 50ms;
-  c.request_timeout = 10s;
-}
-
-std::string make_crd_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-kind-XXXXXX").string();
-  std::string dir = mkdtemp(tmpl.data());
-  std::ofstream(dir + "/gadget.yaml") << gadget_crd;
-  return dir;
-}
-
 sim::apiserver_options with_crds(const std::string& dir) {
   sim::apiserver_options o;
   o.crd_dirs = {dir};
@@ -137,7 +105,7 @@ sim::apiserver_options with_crds(const std::string& dir) {
 }
 
 struct kind_fixture {
-  std::string dir = make_crd_dir();
+  std::string dir = scratch_dir("c5c3-kind", {{"gadget.yaml", open_crd("test.c5c3.io", "Gadget", "gadgets")}});
   sim::apiserver server{with_crds(dir)};
   sim::apiserver target{with_crds(dir)};
   caf::actor_system sys{make_config()};
@@ -147,18 +115,18 @@ struct kind_fixture {
   kind_fixture() {
     server.start();
     target.start();
-    server.write_kubeconfig(dir + "/kubeconfig");
-    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
-    BOOST_TEST_REQUIRE(conn.ok());
-    auto c = conn->client;
-    fast(c);
+    auto c = emulator_client(server, dir);
     management = cluster::spawn_cluster(sys, {"", c});
     directory = cluster::spawn_cluster_directory(sys, management);
     cluster::registry_options ro;
     ro.management = management;
     ro.namespace_ = "default";
     ro.listeners = {directory};
-    ro.tune = fast;
+    ro.tune = [](k8s::client_config& t) {
+      t.retry.initial_backoff = 5ms;
+      t.retry.max_backoff = 50ms;
+      t.request_timeout = 10s;
+    };
     registry = cluster::spawn_target_registry(sys, ro);
 
     runtime::order_host_config hc;
@@ -190,16 +158,6 @@ struct kind_fixture {
     }
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
-  }
-
-  // Polls `cond` until it holds (bounded by `deadline`).
-  static bool eventually(const std::function<bool()>& cond) {
-    auto end = std::chrono::steady_clock::now() + deadline;
-    while (!cond()) {
-      if (std::chrono::steady_clock::now() > end) return false;
-      std::this_thread::sleep_for(10ms);
-    }
-    return true;
   }
 
   bool synced(caf::scoped_actor& self) {

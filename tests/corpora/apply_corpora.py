@@ -19,39 +19,51 @@ import yaml
 KUBECTL = "/usr/bin/kubectl"
 
 
+def run_cases(kubectl, corpora):
+    """Applies every case with kubectl(*args) (a CompletedProcess); yields (name, case, result),
+    where result is None when the case's base was refused (then base_error says why)."""
+    for cases_file in sorted(pathlib.Path(corpora).glob("*/cases.yaml")):
+        corpus = cases_file.parent
+        for case in yaml.safe_load(cases_file.read_text())["cases"]:
+            path = corpus / case["file"]
+            name = f"{corpus.name}/{case['file']}"
+            if case.get("base"):
+                base = kubectl("apply", "-f", str(corpus / case["base"]))
+                if base.returncode != 0:
+                    yield name, dict(case, base_error=base.stderr.strip()), None
+                    continue
+                result = kubectl("apply", "-f", str(path))
+            else:
+                result = kubectl("create", "-f", str(path))
+            yield name, case, result
+
+
+def verdict(case, result):
+    """None when the result is what the case expects, else why not."""
+    if result is None:
+        return f"base refused: {case['base_error']}"
+    expect = case.get("expect") or []
+    if not expect:
+        return None if result.returncode == 0 else f"expected to be admitted, got: {result.stderr.strip()}"
+    if result.returncode == 0:
+        return "expected a rejection, but it was admitted"
+    missing = [s for s in expect if s not in result.stderr]
+    return f"error lacks {missing}: {result.stderr.strip()}" if missing else None
+
+
 def main():
-    kubeconfig, corpora = sys.argv[1], pathlib.Path(sys.argv[2])
+    kubeconfig, corpora = sys.argv[1], sys.argv[2]
 
     def kubectl(*args):
         return subprocess.run([KUBECTL, "--kubeconfig", kubeconfig, *args],
                               capture_output=True, text=True, timeout=60)
 
     failures, count = [], 0
-    for cases_file in sorted(corpora.glob("*/cases.yaml")):
-        corpus = cases_file.parent
-        for case in yaml.safe_load(cases_file.read_text())["cases"]:
-            count += 1
-            path = corpus / case["file"]
-            name = f"{corpus.name}/{case['file']}"
-            if case.get("base"):
-                base = kubectl("apply", "-f", str(corpus / case["base"]))
-                if base.returncode != 0:
-                    failures.append(f"{name}: base refused: {base.stderr.strip()}")
-                    continue
-                result = kubectl("apply", "-f", str(path))
-            else:
-                result = kubectl("create", "-f", str(path))
-            expect = case.get("expect") or []
-            if not expect:
-                if result.returncode != 0:
-                    failures.append(f"{name}: expected to be admitted, got: {result.stderr.strip()}")
-                continue
-            if result.returncode == 0:
-                failures.append(f"{name}: expected a rejection, but it was admitted")
-                continue
-            missing = [s for s in expect if s not in result.stderr]
-            if missing:
-                failures.append(f"{name}: error lacks {missing}: {result.stderr.strip()}")
+    for name, case, result in run_cases(kubectl, corpora):
+        count += 1
+        why = verdict(case, result)
+        if why:
+            failures.append(f"{name}: {why}")
 
     for f in failures:
         print("FAIL", f)

@@ -196,6 +196,55 @@ BOOST_AUTO_TEST_CASE(serves_the_samples_and_keeps_user_changes_across_a_restart)
 
 // On a terminal the table is redrawn: run the binary on a pseudo-terminal of
 // 120x30 and read until a whole table with the sample order has been drawn.
+// `c5c3-operator explain` asks the running operator why an order waits.
+BOOST_AUTO_TEST_CASE(explain_says_where_an_order_stands) {
+  temp_dir dir;
+  embedded_run run(dir.path);
+  std::string health;
+  for (const auto& l : run.proc->lines()) {
+    auto at = l.find(R"("msg":"Starting health probe server","bindAddress":")");
+    if (at == std::string::npos) continue;
+    auto from = l.find("127.0.0.1:", at);
+    health = l.substr(from, l.find('"', from) - from);
+  }
+  BOOST_TEST_REQUIRE(!health.empty(), run.output());
+  auto ready = run.kubectl({"wait", "--for=condition=Ready", "rabbitmqvhost/app", "-n", "tenant-a", "--timeout=90s"});
+  BOOST_TEST_REQUIRE(ready.first == 0, ready.second);
+  auto explain = [&](const std::string& what, const std::string& ns) {
+    auto r = run_with_input({operator_bin(), "explain", what, "-n", ns, "--health-probe-bind-address", health}, "");
+    run.proc->drain(clock_type::now() + 20ms);
+    return r;
+  };
+  auto ok = explain("RabbitMQVhost/app", "tenant-a");
+  BOOST_TEST(ok.first == 0, ok.second);
+  BOOST_TEST(ok.second.find("rabbitmqvhost tenant-a/app on the management cluster") != std::string::npos, ok.second);
+  BOOST_TEST(ok.second.find("Ready:       True AllReady") != std::string::npos, ok.second);
+  BOOST_TEST(ok.second.find("Stopped at:  legs") != std::string::npos, ok.second);
+  BOOST_TEST(ok.second.find("rotation 20") != std::string::npos, ok.second);
+
+  // An order whose ControlPlane does not exist stops at admission and says so.
+  auto lost = run_with_input({"kubectl", "--kubeconfig", run.kubeconfig, "apply", "-f", "-"},
+                             "apiVersion: c5c3.io/v1alpha1\nkind: RabbitMQVhost\nmetadata: {name: lost, namespace: "
+                             "tenant-a}\nspec: {controlPlaneRef: {name: nowhere}}\n");
+  BOOST_TEST_REQUIRE(lost.first == 0, lost.second);
+  std::pair<int, std::string> why;
+  auto deadline = clock_type::now() + 60s;
+  do {
+    run.proc->drain(clock_type::now() + 200ms);
+    why = explain("rabbitmqvhosts/lost", "tenant-a");
+  } while (why.second.find("ControlPlaneNotFound") == std::string::npos && clock_type::now() < deadline);
+  BOOST_TEST(why.second.find("Blocked by:  VhostReady=False ControlPlaneNotFound: ControlPlane tenant-a/nowhere") !=
+                 std::string::npos,
+             why.second);
+  BOOST_TEST(why.second.find("Stopped at:  admission") != std::string::npos, why.second);
+
+  auto none = explain("rabbitmqvhost/absent", "tenant-a");
+  BOOST_TEST(none.second.find("no order actor holds it") != std::string::npos, none.second);
+  auto unknown = explain("gizmo/x", "tenant-a");
+  BOOST_TEST(unknown.first == 2);
+  BOOST_TEST((run.stop() == std::optional<int>(0)));
+}
+
 BOOST_AUTO_TEST_CASE(on_a_terminal_the_table_is_drawn) {
   temp_dir dir;
   winsize ws{};

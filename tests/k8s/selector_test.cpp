@@ -60,6 +60,20 @@ BOOST_AUTO_TEST_CASE(label_selector_errors) {
   }
 }
 
+// kube-apiserver 1.34's words for a broken value set (k8s.io/apimachinery/pkg/labels).
+BOOST_AUTO_TEST_CASE(label_selector_value_set_errors_in_kube_wording) {
+  const std::pair<const char*, const char*> table[] = {
+      {"tier in (web", "unable to parse requirement: found '', expected: ',' or ')'"},
+      {"tier in (web db)", "unable to parse requirement: found 'db', expected: ',' or ')'"},
+      {"tier in web", "unable to parse requirement: found 'web' expected: '('"},
+  };
+  for (auto [text, want] : table) {
+    std::string err;
+    BOOST_TEST(!label_selector::parse(text, &err));
+    BOOST_TEST(err == want, text);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(label_selector_from_json) {
   auto doc = parse_json(R"({"matchLabels":{"a":"1"},
      "matchExpressions":[{"key":"b","operator":"In","values":["x","y"]},

@@ -84,8 +84,6 @@ std::set<grant> expected_grants() {
   add(s, "external-secrets.io", {"pushsecrets"}, write);
   add(s, "external-secrets.io", {"secretstores", "clustersecretstores"}, read);
   add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, read);
-  add(s, "", {"events"}, {"create", "patch"});
-  add(s, "events.k8s.io", {"events"}, {"create", "patch"});
   return s;
 }
 

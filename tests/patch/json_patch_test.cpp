@@ -155,8 +155,11 @@ const patch_case cases[] = {
      "missing path"},
     {"remove missing", R"({"a":1})", R"([{"op":"remove","path":"/b"}])", nullptr,
      "missing path"},
-    {"replace missing", R"({"a":1})", R"([{"op":"replace","path":"/b","value":1}])", nullptr,
-     "missing key"},
+    // As kube-apiserver 1.34 (json-patch v4): a missing key of an existing object is set.
+    {"replace missing key", R"({"a":1})", R"([{"op":"replace","path":"/b","value":1}])",
+     R"({"a":1,"b":1})"},
+    {"replace missing parent", R"({"a":1})", R"([{"op":"replace","path":"/z/b","value":1}])",
+     nullptr, "missing key"},
     {"copy", R"({"a":{"x":1}})", R"([{"op":"copy","from":"/a","path":"/b"}])",
      R"({"a":{"x":1},"b":{"x":1}})"},
     {"copy missing from", R"({"a":1})", R"([{"op":"copy","from":"/z","path":"/b"}])", nullptr,

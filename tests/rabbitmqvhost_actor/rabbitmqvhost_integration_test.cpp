@@ -249,6 +249,30 @@ BOOST_FIXTURE_TEST_CASE(an_order_on_a_target_cluster_gets_the_published_endpoint
     users += u.label(vh::label_cluster).value_or("") == "edge-1" && u.label(vh::label_name).value_or("") == "svc";
   BOOST_TEST(users == 1u);
   BOOST_TEST(!server.get_object("secrets", "tenant-b", "svc-credentials"));
+
+  // The delivered Secret maps back to the order on the cluster where it
+  // lives: an edit there and a deletion there are repaired on their event,
+  // not at the 10-minute refresh of a target-cluster order.
+  const auto password = std::string(secret.get_string({"data", "password"}));
+  auto on_edge = [&](auto req) {
+    caf::scoped_actor self{sys};
+    bool ok = false;
+    std::string why;
+    self->request(edge, 10s, std::move(req))
+        .receive([&](k8s::object&) { ok = true; }, [&](caf::error& e) { why = protocol::describe(e); });
+    BOOST_TEST_REQUIRE(ok, why);
+  };
+  const protocol::resource_ref delivered{{"", "v1", "Secret"}, "tenant-b", "svc-credentials"};
+  on_edge(protocol::patch_request{delivered, protocol::patch_type::merge,
+                                  R"({"data":{"password":"ZWRpdGVk"}})", "", {"test", false}});
+  BOOST_TEST_REQUIRE(eventually([&] {
+    return target.get_object("secrets", "tenant-b", "svc-credentials").get_string({"data", "password"}) == password;
+  }));
+  on_edge(protocol::delete_request{delivered, "", "", protocol::propagation::background});
+  BOOST_TEST_REQUIRE(eventually([&] {
+    auto s2 = target.get_object("secrets", "tenant-b", "svc-credentials");
+    return s2 && s2.get_string({"data", "password"}) == password;
+  }));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

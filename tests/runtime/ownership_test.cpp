@@ -89,6 +89,22 @@ BOOST_AUTO_TEST_CASE(labels_win_over_the_controller_reference) {
   BOOST_TEST(k->to_string() == "c/tenant-b/bob");
 }
 
+BOOST_AUTO_TEST_CASE(a_child_without_the_cluster_label_maps_to_the_order_beside_it) {
+  // The delivered Secret: name and namespace labels, a controller reference,
+  // no cluster label. On a target cluster it names that cluster's order.
+  k8s::object_builder b{"v1", "Secret", "tenant-a", "alice-credentials"};
+  b.set_label(keys.name, "alice").set_label(keys.namespace_, "tenant-a");
+  b.add_owner_reference({"c5c3.io/v1alpha1", "KeystoneUser", "alice", "u-1", true, true});
+  auto delivered = std::move(b).freeze();
+  BOOST_TEST(order_of_child(delivered, "edge-1", keys, order_kind)->to_string() == "edge-1/tenant-a/alice");
+  BOOST_TEST(order_of_child(delivered, "", keys, order_kind)->to_string() == "/tenant-a/alice");
+  // Labels only (the owner reference stripped by a user): still beside its order.
+  k8s::object_builder l{"v1", "Secret", "tenant-a", "alice-credentials"};
+  l.set_label(keys.name, "alice").set_label(keys.namespace_, "tenant-a");
+  BOOST_TEST(order_of_child(std::move(l).freeze(), "edge-1", keys, order_kind)->to_string() ==
+             "edge-1/tenant-a/alice");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(reference_mapping)

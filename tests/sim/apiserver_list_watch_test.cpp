@@ -373,3 +373,17 @@ BOOST_AUTO_TEST_CASE(watch_timeout_ends_the_stream) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// As kube-apiserver 1.34: a list of a built-in kind is a typed list, its items carry no
+// apiVersion or kind (a custom resource's items keep theirs: checked in tests/real).
+BOOST_AUTO_TEST_CASE(builtin_list_items_have_no_type_meta) {
+  server_fixture f(plain());
+  auto c = f.client();
+  BOOST_TEST(c.post(cms, R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"t"}})").status == 201);
+  auto list = c.get(cms).json();
+  BOOST_TEST(k8s::get_string(list, {"kind"}) == "ConfigMapList");
+  auto* items = k8s::member(list, "items");
+  BOOST_REQUIRE(items && items->Size() == 1u);
+  BOOST_TEST(k8s::member((*items)[0], "kind") == nullptr);
+  BOOST_TEST(k8s::member((*items)[0], "apiVersion") == nullptr);
+}

@@ -278,6 +278,9 @@ BOOST_AUTO_TEST_CASE(finalizers_hold_deletion_and_forbid_new_ones) {
   auto rm = c.patch(std::string(cm_path) + "/fin", R"({"metadata":{"finalizers":null}})",
                     "application/merge-patch+json");
   BOOST_TEST(rm.status == 200);
+  // As kube-apiserver 1.34: releasing the last finalizer is not stored, the answer keeps the
+  // resourceVersion it was sent on.
+  BOOST_TEST(str(rm.json(), {"metadata", "resourceVersion"}) == rv);
   BOOST_TEST(c.get(std::string(cm_path) + "/fin").status == 404);
 }
 
@@ -435,3 +438,37 @@ BOOST_AUTO_TEST_CASE(crd_serves_kind_with_status_subresource_and_deletion_stops_
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// As kube-apiserver 1.34: empty metadata maps and lists, and a ConfigMap's empty data, are not
+// stored (Go's omitempty), on create and on a patch that empties them.
+BOOST_AUTO_TEST_CASE(empty_metadata_maps_are_not_stored) {
+  server_fixture f(plain());
+  auto c = f.client();
+  auto cr = c.post(cm_path, R"({"metadata":{"name":"e","labels":{},"annotations":{},"finalizers":[]},"data":{}})");
+  BOOST_TEST(cr.status == 201);
+  for (const char* field : {"labels", "annotations", "finalizers"})
+    BOOST_TEST(k8s::find(cr.json(), {"metadata", field}) == nullptr, field);
+  BOOST_TEST(k8s::member(cr.json(), "data") == nullptr);
+  BOOST_TEST(c.patch(std::string(cm_path) + "/e", R"({"metadata":{"labels":{"tier":"web"}}})",
+                     "application/merge-patch+json").status == 200);
+  auto rm = c.patch(std::string(cm_path) + "/e", R"({"metadata":{"labels":{"tier":null}}})",
+                    "application/strategic-merge-patch+json");
+  BOOST_TEST(rm.status == 200);
+  BOOST_TEST(k8s::find(rm.json(), {"metadata", "labels"}) == nullptr, rm.body);
+}
+
+// As kube-apiserver 1.34: a JSON patch that does not apply gets one generic 422.
+BOOST_AUTO_TEST_CASE(json_patch_that_does_not_apply_gets_kube_generic_message) {
+  server_fixture f(plain());
+  auto c = f.client();
+  BOOST_TEST(c.post(cm_path, R"({"metadata":{"name":"j"},"data":{"c":"3"}})").status == 201);
+  auto bad = c.patch(std::string(cm_path) + "/j", R"([{"op":"test","path":"/data/c","value":"4"}])",
+                     "application/json-patch+json");
+  BOOST_TEST(bad.status == 422);
+  BOOST_TEST(str(bad.json(), {"message"}) == "the server rejected our request due to an error in our request");
+  BOOST_TEST(str(bad.json(), {"reason"}) == "Invalid");
+  auto replace = c.patch(std::string(cm_path) + "/j", R"([{"op":"replace","path":"/data/zz","value":"1"}])",
+                         "application/json-patch+json");
+  BOOST_TEST(replace.status == 200, replace.body);
+  BOOST_TEST(str(replace.json(), {"data", "zz"}) == "1");
+}

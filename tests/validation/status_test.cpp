@@ -58,6 +58,8 @@ BOOST_AUTO_TEST_CASE(field_error_bodies) {
   BOOST_TEST(too_long("spec.url", 1024).to_string() == "spec.url: Too long: may not be more than 1024 bytes");
   BOOST_TEST(too_long("spec.c", 1).body() == "Too long: may not be more than 1 byte");
   BOOST_TEST(too_many("spec.l", 3, 2).to_string() == "spec.l: Too many: 3: must have at most 2 items");
+  // kube-apiserver 1.34: "spec.import: Too many: 2: must have at most 1 item" (singular).
+  BOOST_TEST(too_many("spec.import", 2, 1).body() == "Too many: 2: must have at most 1 item");
   BOOST_TEST(required("spec.x", "why").to_string() == "spec.x: Required value: why");
   BOOST_TEST(forbidden("spec.x", "no").to_string() == "spec.x: Forbidden: no");
   BOOST_TEST(duplicate("spec.l[1]", go_quote("a")).to_string() == "spec.l[1]: Duplicate value: \"a\"");

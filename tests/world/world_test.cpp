@@ -160,7 +160,9 @@ BOOST_AUTO_TEST_CASE(everything_converges_and_steady_state_writes_nothing) {
   BOOST_TEST(f.broker->vhosts().contains("order-vhost"));
   BOOST_TEST(f.broker->user("order-user").value_or(broker_user{}).password == "pw-1");
   BOOST_TEST(f.broker->permissions("order-vhost", "order-user").has_value());
-  BOOST_TEST(static_cast<bool>(f.api.find("Secret", "cp", "u-user-credentials")));
+  // The User imports its credentials: no generated Secret (messaging-topology-operator v1.20).
+  BOOST_TEST(!static_cast<bool>(f.api.find("Secret", "cp", "u-user-credentials")));
+  BOOST_TEST(f.api.find("User", "cp", "u").get_string({"status", "credentials", "name"}) == "imp");
   BOOST_TEST(ready(f.api.find("SecretStore", "cp", "openbao-tenant-store")));
   auto ps = f.api.find("PushSecret", "cp", "ps");
   BOOST_TEST(ready(ps));
@@ -208,3 +210,23 @@ BOOST_AUTO_TEST_CASE(a_user_without_its_cluster_comes_back_in_ten_seconds) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// `c5c3-sim world --no-topology-operator`: the clusters stay simulated, the topology kinds are
+// left to a real operator (tests/real): no status, no finalizer, nothing on the broker.
+BOOST_AUTO_TEST_CASE(without_the_topology_operator_the_topology_kinds_are_left_alone) {
+  memory_api api;
+  auto broker = std::make_shared<memory_broker>();
+  world_options o{broker, std::nullopt, std::make_shared<kv_store>(), [] { return t0(); }, counting_random(), {}};
+  o.topology_operator = false;
+  world w{api, o};
+  api.create(obj(R"({"apiVersion":"rabbitmq.com/v1beta1","kind":"RabbitmqCluster",
+    "metadata":{"name":"rmq","namespace":"cp"},"spec":{"replicas":1}})"));
+  api.create(obj(R"({"apiVersion":"rabbitmq.com/v1beta1","kind":"Vhost","metadata":{"name":"v","namespace":"cp"},
+    "spec":{"name":"order-vhost","rabbitmqClusterReference":{"name":"rmq"}}})"));
+  for (int i = 0; i < 3; ++i) w.pass();
+  BOOST_TEST(find_plain_condition(api.find("RabbitmqCluster", "cp", "rmq"), "AllReplicasReady").has_value());
+  auto v = api.find("Vhost", "cp", "v");
+  BOOST_TEST(!find_plain_condition(v, "Ready").has_value());
+  BOOST_TEST(v.finalizers().empty());
+  BOOST_TEST(!broker->vhosts().contains("order-vhost"));
+}

@@ -28,6 +28,30 @@ const k8s::object* live_control_plane(const rt::sense_snapshot& s) {
   return s.order.terminating() ? nullptr : s.control_plane_or_null();
 }
 
+// The child an unconverged order waits for, by the reason of its first
+// sub-condition that is not True (for explain).
+void waiting_of(const pass_plan& p, const pass_snapshot& s, rt::order_plan& out) {
+  const vhost_names n(make_order_ref(s.order->name(), s.order->namespace_(), s.cluster));
+  for (const auto& c : p.conditions) {
+    if (c.type == "Ready" || c.is_true()) continue;
+    const std::string& r = c.reason;
+    if (r == reason_waiting_for_vhost || r == reason_vhost_failed) {
+      out.waiting_slot = "vhosts";
+      out.waiting_name = n.vhost_child();
+    } else if (r == reason_waiting_for_user) {
+      out.waiting_slot = "users";
+    } else if (r == reason_backup_not_synced) {
+      out.waiting_slot = "push_secrets";
+      out.waiting_name = n.push_secret();
+    } else if (r == reason_waiting_for_messaging || r == reason_waiting_for_messaging_credentials) {
+      out.waiting_slot = "rabbitmq_cluster";
+    } else if (r == reason_secret_store_not_ready) {
+      out.waiting_slot = s.store.kind == "ClusterSecretStore" ? "cluster_secret_store" : "secret_store";
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 std::vector<rt::read_slot> reads() {
@@ -112,6 +136,7 @@ rt::order_plan order_plan_of(const pass_plan& p, const pass_snapshot& s) {
       out.timers["grace"] = *p.status.previous_password_delete_at;
   }
   if (p.stage == pass_stage::legs) out.instrument = p.conditions;
+  if (p.stage == pass_stage::legs || p.stage == pass_stage::refused_gate) waiting_of(p, s, out);
   switch (p.stage) {
     case pass_stage::refused_admission: out.stage = "admission"; break;
     case pass_stage::add_finalizer: out.stage = "finalizer"; break;

@@ -122,6 +122,33 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
       });
 }
 
+// Issues plan.calls[i..] in order, each answer into the snapshot, then `done`.
+void call_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::size_t i, std::function<void()> done) {
+  if (!r->ctx.open()) return;
+  if (i == plan->calls.size()) return done();
+  const auto& c = plan->calls[i];
+  auto next = [r, plan, i, done] { call_from(r, plan, i + 1, done); };
+  auto it = r->deps->services.find(c.service);
+  if (it == r->deps->services.end()) {
+    r->snap.answers[c.id] = service_answer{0, {}, "no service named \"" + c.service + "\""};
+    return next();
+  }
+  const auto timeout = std::chrono::duration_cast<caf::timespan>(c.request.timeout) + std::chrono::seconds(5);
+  r->self()
+      ->request(it->second, timeout, c.request)
+      .then(
+          [r, plan, i, next](protocol::service_response& res) {
+            if (!r->ctx.open()) return;
+            r->snap.answers[plan->calls[i].id] = service_answer{res.status, std::move(res.body), {}};
+            next();
+          },
+          [r, plan, i, next](const caf::error& e) {
+            if (!r->ctx.open()) return;
+            r->snap.answers[plan->calls[i].id] = service_answer{0, {}, proto::describe(e)};
+            next();
+          });
+}
+
 // A write of the plan that targets a named slot read live before writing,
 // not read live yet this pass.
 const read_slot* needs_live_read(const run_ptr& r, const order_plan& plan) {
@@ -200,6 +227,47 @@ void patch_finalizers(const run_ptr& r, std::vector<std::string> finalizers, std
           });
 }
 
+std::string condition_text(const k8s::condition& c) {
+  return c.type + "=" + c.status + " " + c.reason + (c.message.empty() ? "" : ": " + c.message);
+}
+
+// What the pass leaves for explain: the stage, the order's Ready condition,
+// the child it waits for and that child's own condition.
+protocol::pass_report report_of(const run_ptr& r, const order_plan& plan) {
+  protocol::pass_report rep;
+  rep.stage = plan.stage;
+  const auto& order = plan.status ? *plan.status : r->snap.order;
+  if (auto c = order.find_condition("Ready")) rep.ready = c->status + " " + c->reason + ": " + c->message;
+  for (const auto& c : order.conditions())
+    if (c.type != "Ready" && !c.is_true()) {
+      rep.blocked_by = condition_text(c);
+      break;
+    }
+  if (plan.waiting_slot.empty()) return rep;
+  const auto* slot = r->snap.slot(plan.waiting_slot);
+  const auto decl = std::find_if(r->kind->reads.begin(), r->kind->reads.end(),
+                                 [&](const read_slot& s) { return s.id == plan.waiting_slot; });
+  if (!slot || decl == r->kind->reads.end()) return rep;
+  const k8s::object* child = nullptr;
+  for (const auto& o : slot->items)
+    if (plan.waiting_name.empty() || o.name() == plan.waiting_name) {
+      child = &o;
+      break;
+    }
+  const std::string name = child ? std::string(child->name()) : plan.waiting_name;
+  rep.waiting_for = decl->gvk.kind + " " + (slot->namespace_.empty() ? name : slot->namespace_ + "/" + name);
+  if (!child) {
+    rep.waiting_condition = "not there yet";
+  } else if (auto c = child->find_condition("Ready")) {
+    rep.waiting_condition = condition_text(*c);
+  } else if (auto all = child->conditions(); !all.empty()) {
+    rep.waiting_condition = condition_text(all.front());
+  } else {
+    rep.waiting_condition = "no condition yet";
+  }
+  return rep;
+}
+
 pass_result result_of(const run_ptr& r, const order_plan& plan) {
   auto requeue = plan.requeue;
   // A pass that saw its own writes through the memo comes back once the
@@ -216,6 +284,8 @@ pass_result result_of(const run_ptr& r, const order_plan& plan) {
     auto d = std::chrono::duration_cast<caf::timespan>(at - now) + std::chrono::seconds(1);
     res.arm(name, std::max<caf::timespan>(d, std::chrono::seconds(1)));
   }
+  res.report = report_of(r, plan);
+  res.report.result = requeue ? "requeue after " + k8s::format_go_duration(*requeue) : "converged";
   return res;
 }
 
@@ -255,6 +325,9 @@ void settle(const run_ptr& r, std::shared_ptr<const order_plan> plan) {
 // A plan still writing after max_rounds: the object and the field it keeps
 // writing.
 std::string not_settling(const run_ptr& r, const order_plan& plan) {
+  if (plan.writes.empty())
+    return r->who() + ": the plan did not settle within " + std::to_string(r->kind->max_rounds) +
+           " rounds; it still calls " + plan.calls.front().service + " (" + plan.calls.front().request.method + ")";
   const auto& w = plan.writes.front();
   auto msg = r->who() + ": the plan did not settle within " + std::to_string(r->kind->max_rounds) +
              " rounds; it still asks to " + w.describe();
@@ -273,12 +346,14 @@ void plan_and_act(const run_ptr& r) {
   ++r->rounds;
   r->snap.now = r->ctx.wall_now();
   auto plan = std::make_shared<const order_plan>(r->kind->plan(r->snap));
-  if (plan->writes.empty()) return settle(r, plan);
+  if (plan->writes.empty() && plan->calls.empty()) return settle(r, plan);
   if (r->rounds > r->kind->max_rounds) return finish(r, pass_result::failed(not_settling(r, *plan)));
   if (const auto* slot = needs_live_read(r, *plan)) return read_live(r, *slot);
   issue_from(r, plan, 0, [r, plan] {
-    if (plan->replan_after_writes) return plan_and_act(r);
-    settle(r, plan);
+    call_from(r, plan, 0, [r, plan] {
+      if (plan->replan_after_writes || !plan->calls.empty()) return plan_and_act(r);
+      settle(r, plan);
+    });
   });
 }
 

@@ -25,6 +25,7 @@
 #include <caf/actor.hpp>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,8 @@ struct runner_deps {
   // How long the memo may stand in for a lagging cache (write_memo).
   std::chrono::nanoseconds memo_horizon = std::chrono::seconds(30);
   k8s::log::logger log = k8s::log::root().named("runner");
+  // The service actors plans may call (runtime/http_service.hpp), by name.
+  std::map<std::string, caf::actor> services;
 };
 
 // The pass of one order of `kind` (the host's pass_factory calls it once per

@@ -13,6 +13,7 @@
 #include "protocol/api_error.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
+#include "protocol/service.hpp"
 
 #include <chrono>
 #include <map>
@@ -44,6 +45,21 @@ struct write_failure {
   std::string message;                     // protocol::describe of the error
 };
 
+// A request to a service outside Kubernetes a plan asks for (Grafana, the
+// monitoring backend): its answer lands in sense_snapshot::answers[id].
+struct service_call {
+  std::string id;
+  std::string service;  // a name in runner_deps::services
+  protocol::service_request request;
+};
+
+struct service_answer {
+  int status = 0;
+  std::string body;
+  std::string error;  // a transport failure (no HTTP answer); never a credential
+  bool answered() const { return error.empty(); }
+};
+
 struct sense_snapshot {
   k8s::object order;
   protocol::order_key key;  // the cluster the order lives on ("" management), its namespace and name
@@ -60,6 +76,8 @@ struct sense_snapshot {
   std::vector<k8s::object> read_by_name;
   // Writes marked report_failure that failed this pass, in order.
   std::vector<write_failure> write_failures;
+  // The answers to this pass's service calls, by call id.
+  std::map<std::string, service_answer, std::less<>> answers;
   std::chrono::system_clock::time_point now;
 
   bool admitted() const { return admission.verdict == protocol::admission_verdict::admitted; }
@@ -74,12 +92,20 @@ struct sense_snapshot {
   // namespace, name and subresource), or null.
   const write_failure* failure_of(const child_write& w) const;
   const k8s::object* control_plane_or_null() const { return control_plane ? &control_plane : nullptr; }
+  const service_answer* answer(std::string_view id) const {
+    auto it = answers.find(id);
+    return it == answers.end() ? nullptr : &it->second;
+  }
 };
 
 enum class finalizer_op : std::uint8_t { none, add, release };
 
 struct order_plan {
   std::vector<child_write> writes;  // in order
+  // After the writes, in order: requests to services outside Kubernetes;
+  // their answers land in the snapshot and the plan runs again (a plan asks
+  // only for calls it has no answer to yet).
+  std::vector<service_call> calls;
   // After the writes: plan again (false: the pass settles; a teardown's
   // deletes take effect through the controllers, the next pass counts them).
   bool replan_after_writes = true;
@@ -99,8 +125,12 @@ struct order_plan {
   std::map<std::string, std::chrono::system_clock::time_point> timers;
   // The conditions the instrumenter records for this pass (empty: none).
   std::vector<k8s::condition> instrument;
-  // Where the pass stopped (for logs): "admission", "legs", "teardown", ...
+  // Where the pass stopped (for logs and explain): "admission", "legs", "teardown", ...
   std::string stage;
+  // The child the order waits for (explain shows it and its own condition):
+  // a slot, and the name of its object (empty: the slot's first).
+  std::string waiting_slot;
+  std::string waiting_name;
 };
 
 }  // namespace c5c3::runtime

@@ -124,6 +124,8 @@ class basic_connection : public connection, public std::enable_shared_from_this<
     out_.set(http::field::user_agent, "c5c3-operator");
     if (!r.accept.empty()) out_.set(http::field::accept, r.accept);
     if (!r.bearer_token.empty()) out_.set(http::field::authorization, "Bearer " + r.bearer_token);
+    else if (!r.authorization.empty()) out_.set(http::field::authorization, r.authorization);
+    for (const auto& [name, value] : r.headers) out_.set(name, value);
     if (!r.content_type.empty()) out_.set(http::field::content_type, r.content_type);
     out_.body() = r.body;
     out_.keep_alive(true);

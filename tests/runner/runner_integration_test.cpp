@@ -1,0 +1,281 @@
+// The order runner with a kind written for it (widget_kind.hpp: constants, a
+// sense declaration and a pure plan), against the in-process emulator over
+// TLS, through the cluster actor and directory, as the operator runs a kind.
+// Faults are injected at the emulator. Every wait is bounded and polls an
+// observable (stored objects, the order actor's probe), never a duration.
+#include "actors/cluster/cluster_actor.hpp"
+#include "actors/cluster/cluster_directory.hpp"
+#include "actors/runtime/http_service.hpp"
+#include "actors/runtime/runner/host.hpp"
+#include "k8s/server/http_server.hpp"
+#include "protocol/api_error.hpp"
+#include "protocol/clusters.hpp"
+#include "protocol/order.hpp"
+#include "sim/apiserver/apiserver.hpp"
+#include "tests/actor_config.hpp"
+#include "tests/emulator_client.hpp"
+#include "tests/runner/widget_kind.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <caf/all.hpp>
+
+#include <filesystem>
+
+namespace c5c3::testing {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr auto deadline = 60s;
+
+sim::apiserver_options with_crds(const std::string& dir) {
+  sim::apiserver_options o;
+  o.crd_dirs = {dir};
+  return o;
+}
+
+struct runner_fixture {
+  std::string dir = scratch_dir("c5c3-runner", {{"widget.yaml", open_crd("test.c5c3.io", "Widget", "widgets")}});
+  sim::apiserver server{with_crds(dir)};
+  caf::actor_system sys{make_config()};
+  caf::actor management, directory, host, echo;
+  // The service the Widget calls: answers 201 with what it was sent and the
+  // Authorization it saw.
+  k8s::http_server echo_server{"127.0.0.1:0", std::nullopt, [](const k8s::http_request& req, k8s::http_responder& out) {
+                                 k8s::http_response res;
+                                 res.status = 201;
+                                 res.body = req.method + " " + req.path + " " + std::string(req.header("Authorization")) +
+                                            " " + req.body;
+                                 out.send(res);
+                               }};
+
+  explicit runner_fixture(caf::timespan pass_deadline = std::chrono::minutes(10)) {
+    server.start();
+    auto c = emulator_client(server, dir);
+    c.retry.max_retries = 0;  // faults reach the runner, not the client's retries
+    management = cluster::spawn_cluster(sys, {"", c});
+    directory = cluster::spawn_cluster_directory(sys, management);
+    echo_server.start();
+    echo = runtime::spawn_http_service(sys);
+    runtime::kind_host_options ho;
+    ho.deps.clusters = directory;
+    ho.deps.services = {{"echo", echo}};
+    ho.deps.field_manager = "c5c3-operator";
+    ho.actor_options.pass_deadline = pass_deadline;
+    ho.actor_options.backoff_max = 200ms;
+    host = runtime::spawn_kind_host(sys, widget::declaration(), ho);
+    BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  }
+
+  ~runner_fixture() {
+    caf::scoped_actor self{sys};
+    for (const auto& a : {host, directory, management, echo}) {
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      self->wait_for(a);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+
+  bool synced() {
+    caf::scoped_actor self{sys};
+    bool out = false;
+    self->request(directory, deadline, protocol::synced_atom::value).receive([&](bool b) { out = b; }, [](caf::error&) {});
+    return out;
+  }
+
+  caf::expected<k8s::object> write(auto req) {
+    caf::scoped_actor self{sys};
+    caf::expected<k8s::object> out{caf::error{}};
+    self->request(management, deadline, std::move(req))
+        .receive([&](k8s::object& o) { out = std::move(o); }, [&](caf::error& e) { out = std::move(e); });
+    return out;
+  }
+
+  void create_widget(const std::string& name, const std::string& spec) {
+    auto o = k8s::object::parse(R"({"apiVersion":"test.c5c3.io/v1","kind":"Widget","metadata":{"name":")" + name +
+                                R"(","namespace":"default"},"spec":)" + spec + "}");
+    BOOST_TEST_REQUIRE(o.has_value());
+    auto r = write(protocol::create_request{*o, {}});
+    BOOST_TEST_REQUIRE(static_cast<bool>(r), (r ? std::string() : sys.render(r.error())));
+  }
+
+  void delete_widget(const std::string& name) {
+    auto r = write(protocol::delete_request{{widget::gvk, "default", name}, "", "", protocol::propagation::background});
+    BOOST_TEST_REQUIRE(static_cast<bool>(r), (r ? std::string() : sys.render(r.error())));
+  }
+
+  k8s::object widget_obj(const std::string& name) const {
+    return server.get_object("widgets.test.c5c3.io", "default", name);
+  }
+  k8s::object map(const std::string& name) const { return server.get_object("configmaps", "default", name + "-map"); }
+
+  std::optional<k8s::condition> ready(const std::string& name) const {
+    auto w = widget_obj(name);
+    return w ? w.find_condition("Ready") : std::nullopt;
+  }
+  bool reason_is(const std::string& name, const std::string& reason) const {
+    auto c = ready(name);
+    return c && c->reason == reason;
+  }
+
+  protocol::order_probe probe(const std::string& name) {
+    caf::scoped_actor self{sys};
+    protocol::order_probe p;
+    self->request(host, deadline, protocol::probe_atom::value, protocol::order_key{"", "default", name})
+        .receive([&](protocol::order_probe& x) { p = std::move(x); }, [](caf::error&) {});
+    return p;
+  }
+
+  std::size_t writes(const std::string& verb, const std::string& resource, int code) const {
+    std::size_t n = 0;
+    for (const auto& w : server.write_log()) n += w.verb == verb && w.resource == resource && w.code == code;
+    return n;
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(runner_integration)
+
+BOOST_FIXTURE_TEST_CASE(a_kind_declared_as_reads_plan_and_constants_converges_and_tears_down, runner_fixture) {
+  create_widget("w1", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w1", "Mapped"); }));
+  auto w = widget_obj("w1");
+  BOOST_TEST(w.has_finalizer(widget::finalizer));
+  BOOST_TEST(ready("w1")->observed_generation == w.generation());
+  auto m = map("w1");
+  BOOST_TEST_REQUIRE(static_cast<bool>(m));
+  BOOST_TEST(m.get_string({"data", "size"}) == "small");
+  BOOST_TEST(m.label(widget::keys.name).value_or("") == "w1");
+  BOOST_TEST(writes("create", "configmaps", 201) == 1u);
+
+  // A change of the spec reaches the child through the cache, with one apply.
+  auto r = write(protocol::patch_request{{widget::gvk, "default", "w1"}, protocol::patch_type::merge,
+                                         R"({"spec":{"size":"large"}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r));
+  BOOST_TEST_REQUIRE(eventually([&] { return map("w1").get_string({"data", "size"}) == "large"; }));
+  BOOST_TEST(writes("create", "configmaps", 201) == 1u);
+
+  delete_widget("w1");
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("w1") && !map("w1"); }));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_plan_calls_a_service_outside_kubernetes_and_plans_on_its_answer, runner_fixture) {
+  auto url = "http://127.0.0.1:" + std::to_string(echo_server.port()) + "/api/echo";
+  create_widget("svc", R"({"size":"small","callUrl":")" + url + R"("})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("svc", "Mapped"); }));
+  BOOST_TEST(map("svc").get_string({"data", "answer"}) ==
+             R"(201 POST /api/echo Bearer widget-token {"widget":"svc"})");
+  // A service that cannot be reached is an answer the plan sees, naming the URL.
+  create_widget("down", R"({"size":"small","callUrl":"http://127.0.0.1:1/x"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("down", "Mapped"); }));
+  auto answer = std::string(map("down").get_string({"data", "answer"}));
+  BOOST_TEST(answer.rfind("error: ", 0) == 0u, answer);
+  BOOST_TEST(answer.find("127.0.0.1:1") != std::string::npos, answer);
+  BOOST_TEST(answer.find("widget-token") == std::string::npos, answer);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_foreign_object_met_on_create_is_read_by_name_and_refused, runner_fixture) {
+  auto foreign = k8s::object::parse(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"w2-map","namespace":"default"},"data":{"size":"theirs"}})");
+  BOOST_TEST_REQUIRE(static_cast<bool>(write(protocol::create_request{*foreign, {}})));
+  create_widget("w2", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w2", "Refused"); }));
+  BOOST_TEST(ready("w2")->message == "ConfigMap default/w2-map exists and is not owned by this Widget");
+  BOOST_TEST(map("w2").get_string({"data", "size"}) == "theirs");
+  BOOST_TEST(writes("create", "configmaps", 409) >= 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_status_conflict_is_a_requeue_and_the_order_converges, runner_fixture) {
+  sim::fault_rule f;
+  f.verb = "update";
+  f.resource = "widgets/status";
+  f.status_code = 409;
+  f.times = 3;
+  auto id = server.add_fault(f);
+  create_widget("w3", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w3", "Mapped"); }));
+  BOOST_TEST(server.fault_counts().by_rule[id] == 3u);
+  BOOST_TEST(probe("w3").last_error.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_plan_that_never_settles_fails_naming_the_object_and_the_field, runner_fixture) {
+  create_widget("w4", R"({"size":"small","unsettled":true})");
+  BOOST_TEST_REQUIRE(eventually([&] { return !probe("w4").last_error.empty(); }));
+  BOOST_TEST(probe("w4").last_error ==
+             "Widget default/w4: the plan did not settle within 10 rounds; it still asks to apply ConfigMap "
+             "default/w4-map (data.tick is not what the API server stored)");
+}
+
+BOOST_FIXTURE_TEST_CASE(delete_answered_not_found_is_success, runner_fixture) {
+  create_widget("w5", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("w5", "Mapped"); }));
+  sim::fault_rule f;
+  f.verb = "delete";
+  f.resource = "configmaps";
+  f.status_code = 404;
+  f.times = 1;
+  auto id = server.add_fault(f);
+  delete_widget("w5");
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("w5"); }));
+  BOOST_TEST(server.fault_counts().by_rule[id] == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_fail_open_teardown_releases_the_finalizer_past_failed_deletes, runner_fixture) {
+  create_widget("open", R"({"size":"small","failOpen":true})");
+  create_widget("patient", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("open", "Mapped") && reason_is("patient", "Mapped"); }));
+  sim::fault_rule f;
+  f.verb = "delete";
+  f.resource = "configmaps";
+  f.status_code = 500;
+  auto id = server.add_fault(f);
+  delete_widget("open");
+  delete_widget("patient");
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("open"); }));
+  BOOST_TEST(static_cast<bool>(map("open")));  // its delete failed and was passed over
+  BOOST_TEST_REQUIRE(eventually([&] { return server.fault_counts().by_rule[id] >= 3u; }));
+  BOOST_TEST_CONTEXT("without fail_open the finalizer holds while the delete fails") {
+    BOOST_TEST(widget_obj("patient").terminating());
+    BOOST_TEST(probe("patient").last_error.find("Widget default/patient: ") == 0u);
+  }
+  server.remove_fault(id);
+  BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("patient") && !map("patient"); }));
+}
+
+BOOST_AUTO_TEST_CASE(a_pass_past_its_deadline_writes_nothing_more_and_its_late_answer_is_ignored) {
+  runner_fixture fx{300ms};
+  sim::fault_rule f;
+  f.verb = "create";
+  f.resource = "configmaps";
+  f.latency = 1500ms;
+  f.times = 1;
+  auto id = fx.server.add_fault(f);
+  fx.create_widget("w6", R"({"size":"small"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return fx.reason_is("w6", "Mapped"); }));
+  BOOST_TEST(fx.server.fault_counts().by_rule[id] == 1u);
+  BOOST_TEST_REQUIRE(eventually([&] { return fx.writes("create", "configmaps", 409) + fx.writes("create", "configmaps", 201) == 2u; }));
+  BOOST_TEST(fx.probe("w6").failures == 0u);
+  BOOST_TEST(fx.probe("w6").last_error == "pass did not finish within its deadline");
+  BOOST_TEST_CONTEXT("one create made the map; the late one met AlreadyExists and its pass was over") {
+    BOOST_TEST(fx.writes("create", "configmaps", 201) == 1u);
+    BOOST_TEST(fx.writes("create", "configmaps", 409) == 1u);
+  }
+  // A later change converges with one more status write: the late answer of
+  // the abandoned pass planned nothing (it would have read the map by name
+  // and written Refused).
+  auto r = fx.write(protocol::patch_request{{widget::gvk, "default", "w6"}, protocol::patch_type::merge,
+                                            R"({"spec":{"size":"large"}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r));
+  BOOST_TEST_REQUIRE(eventually([&] {
+    return fx.map("w6").get_string({"data", "size"}) == "large" &&
+           fx.ready("w6")->observed_generation == fx.widget_obj("w6").generation();
+  }));
+  // The stored object can be read before the write log records its write.
+  BOOST_TEST_REQUIRE(eventually([&] { return fx.writes("update", "widgets/status", 200) >= 2u; }));
+  BOOST_TEST(fx.reason_is("w6", "Mapped"));
+  BOOST_TEST(fx.writes("update", "widgets/status", 200) == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace c5c3::testing

@@ -41,7 +41,8 @@ struct kind_plug {
   std::function<caf::actor(kind_context&)> spawn_host;
 };
 
-// The kinds the binary runs: rabbitmqvhost (actors/c5c3/rabbitmqvhost/kind.hpp).
+// The kinds the binary runs: rabbitmqvhost, keystoneuser, keystoneproject
+// (actors/c5c3/<kind>/kind.hpp).
 std::vector<kind_plug> operator_kinds();
 
 // A controller's metrics in `reg`, with max_concurrent_reconciles set to n.

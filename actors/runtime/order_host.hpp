@@ -11,6 +11,13 @@
 //                           ownership labels (or a controller reference to
 //                           the order kind) and woken; old and new versions
 //                           both count, so a relabelled child wakes both orders.
+//                           of a referencing kind (cfg.referenced_by): the
+//                           order the field names, in the object's namespace on
+//                           the event's cluster (old and new versions both).
+//                           of a referenced kind (cfg.references): every order
+//                           of this kind whose field names the object, through
+//                           the host's index of its orders by that field (no
+//                           scan of the orders).
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
 //   protocol::cluster_disengaged, or kind_availability{served = false} of the
 //                           order kind: retire every actor of that cluster.
@@ -31,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace c5c3::runtime {
 
@@ -38,6 +46,14 @@ struct order_host_config {
   std::string controller;  // the controller name in metrics, e.g. "keystoneuser"
   k8s::gvk order_kind;     // group and kind identify the order's own events
   ownership_keys keys;
+  // Kinds whose objects name an order of this kind by a field (holds on
+  // deletion: a KeystoneRoleAssignment's spec.userRef.name).
+  std::vector<reference_field> referenced_by;
+  // Kinds this kind's orders name by a field (a KeystoneRoleAssignment's
+  // spec.userRef.name names a KeystoneUser in the order's namespace, on its
+  // cluster): `gvk` is the named kind, `path` the field of the order. An event
+  // of one wakes the orders that name it.
+  std::vector<reference_field> references;
   pass_factory make_pass;
   caf::actor limiter;  // shared by all hosts; invalid: no limit
   // The limiter's size, published as controller_runtime_max_concurrent_reconciles.

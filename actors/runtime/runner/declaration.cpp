@@ -25,6 +25,14 @@ bool sense_snapshot::served(std::string_view id) const {
   return !s || s->served;
 }
 
+const write_failure* sense_snapshot::failure_of(const child_write& w) const {
+  for (const auto& f : write_failures)
+    if (f.cluster == w.cluster && f.kind == w.kind() && f.namespace_ == w.body.namespace_() &&
+        f.name == w.name() && f.subresource == w.subresource)
+      return &f;
+  return nullptr;
+}
+
 read_slot children(std::string id, k8s::gvk gvk, const ownership_keys& keys, bool optional) {
   read_slot s;
   s.id = std::move(id);
@@ -71,6 +79,8 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
   };
   add(k.gvk, "", true, true);
   for (const auto& r : k.reads) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional);
+  for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true);
+  for (const auto& ref : k.references) add(ref.gvk, "", true, true);
   for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional);
   return out;
 }

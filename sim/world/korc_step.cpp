@@ -95,6 +95,17 @@ bool credentials(const korc_snapshot& s, korc_plan& plan, const std::string& fin
 
 bool managed(const k8s::object& o) { return o.get_string({"spec", "managementPolicy"}, "managed") != "unmanaged"; }
 
+// An ApplicationCredential is read below its user: without the user's id there
+// is no URL to ask (Keystone answers an empty id with a 500), so it waits.
+bool user_known(const k8s::object& o, const korc_kind_info& info, korc_plan& plan) {
+  if (info.kind != korc_kind::application_credential) return true;
+  auto has = [&](const char* k) { return plan.resolved.contains(k) && !plan.resolved[k].empty(); };
+  if (has("userRef") || has("filter.userRef")) return true;
+  auto user = o.get_string({"spec", "resource", "userRef"});
+  plan.progress.wait(korc_waiting_on("User", user.empty() ? o.get_string({"spec", "import", "filter", "userRef"}) : user, "ready"));
+  return false;
+}
+
 // The RoleAssignment's components in status.resource, as a lookup (none: not all there).
 std::optional<korc_lookup> components_lookup(const k8s::object& o) {
   auto c = [&](std::string_view f) { return std::string(o.get_string({"status", "resource", f})); };
@@ -206,6 +217,7 @@ korc_plan reconcile_live(const korc_snapshot& s, const korc_kind_info& info) {
     adopt = false;  // the components lookup was the adoption lookup: what is missing is created again
   } else if (info.has_id && !id.empty()) {
     resolve_quietly(s, all_refs(o), plan.resolved);
+    if (!user_known(o, info, plan)) return plan;
     if (!s.observed) return plan.read = korc_get_call(info.kind, id, plan.resolved), plan;
     const auto& a = *s.observed;
     if (a.error && a.error->not_found()) {
@@ -227,6 +239,7 @@ korc_plan reconcile_live(const korc_snapshot& s, const korc_kind_info& info) {
   if (!plan.record) {
     if (!import_id.empty()) {
       resolve_quietly(s, all_refs(o), plan.resolved);
+      if (!user_known(o, info, plan)) return plan;
       if (!s.observed) return plan.read = korc_get_call(info.kind, import_id, plan.resolved), plan;
       const auto& a = *s.observed;
       if (a.error) {
@@ -287,6 +300,7 @@ korc_plan reconcile_delete(const korc_snapshot& s, const korc_kind_info& info) {
   const auto id = std::string(o.get_string({"status", "id"}));
   std::optional<korc_lookup> components = info.has_id ? std::nullopt : components_lookup(o);
   if ((info.has_id && !id.empty()) || components) {
+    if (!components && !user_known(o, info, plan)) return plan;
     if (!s.observed) return plan.read = components ? components->call : korc_get_call(info.kind, id, plan.resolved), plan;
     const auto& a = *s.observed;
     if (components) {
@@ -320,12 +334,7 @@ korc_plan reconcile_delete(const korc_snapshot& s, const korc_kind_info& info) {
     plan.release = true;
     return plan;
   }
-  if (info.kind == korc_kind::application_credential && plan.resolved["userRef"].empty() &&
-      plan.record.get_string({"user_id"}).empty()) {
-    auto user = o.get_string({"spec", "resource", "userRef"});
-    plan.progress.wait(korc_waiting_on("User", user, "ready"));
-    return plan;
-  }
+  if (plan.record.get_string({"user_id"}).empty() && !user_known(o, info, plan)) return plan;
   plan.calls = korc_delete_calls(info.kind, plan.record, plan.resolved);
   plan.what = intent::remove;
   return plan;
@@ -350,7 +359,7 @@ bool korc_should_reconcile(const k8s::object& o, k8s::time_point now, std::optio
 
 korc_plan reconcile_korc(const korc_snapshot& s) {
   auto info = korc_kind_of(s.subject.kind());
-  if (!s.subject || !info) {
+  if (!s.subject || !info || s.subject.gvk().group != korc_group) {
     korc_plan p;
     p.skip = true;
     return p;

@@ -64,6 +64,10 @@ struct world_options {
   std::optional<real_broker_endpoint> real_broker;
   // The key-value store standing in for OpenBao.
   std::shared_ptr<kv_store> openbao;
+  std::function<k8s::time_point()> clock = [] { return k8s::clock::now(); };
+  random_source random = system_random();
+  // Reports a failed write or broker call (never carrying a secret).
+  std::function<void(const std::string&)> log;
   // The Keystone K-ORC talks to: a memory_identity (the default, made when
   // null) or an http_identity for a real one.
   std::shared_ptr<identity_service> identity;
@@ -74,10 +78,6 @@ struct world_options {
   // The longest wait before a K-ORC object whose call failed transiently is
   // tried again (doubling from 1 s), as K-ORC's rate limiter would.
   std::chrono::seconds korc_max_backoff{30};
-  std::function<k8s::time_point()> clock = [] { return k8s::clock::now(); };
-  random_source random = system_random();
-  // Reports a failed write or broker call (never carrying a secret).
-  std::function<void(const std::string&)> log;
 };
 
 struct pass_result {

@@ -37,7 +37,8 @@ void world::control_planes(pass_result& r) {
 void world::korc(pass_result& r) {
   std::vector<k8s::object> all;
   for (const auto& info : korc_kinds())
-    for (auto& o : api_.list(korc_gvk(info.kind))) all.push_back(std::move(o));
+    for (auto& o : api_.list(korc_gvk(info.kind)))
+      if (o.gvk().group == korc_group) all.push_back(std::move(o));
   std::set<std::string> live;
   for (const auto& o : all) {
     live.insert(std::string(o.uid()));

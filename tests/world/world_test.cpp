@@ -97,7 +97,16 @@ struct fixture {
   std::shared_ptr<memory_broker> broker = std::make_shared<memory_broker>();
   std::shared_ptr<kv_store> openbao = std::make_shared<kv_store>();
   k8s::time_point now = t0();
-  world w{api, world_options{broker, std::nullopt, openbao, [this] { return now; }, counting_random(), {}}};
+  world w{api, options()};
+
+  world_options options() {
+    world_options o;
+    o.rabbitmq = broker;
+    o.openbao = openbao;
+    o.clock = [this] { return now; };
+    o.random = counting_random();
+    return o;
+  }
 
   // Passes until one writes nothing; fails after `limit`.
   void converge(int limit = 5) {

@@ -52,8 +52,14 @@ std::string one(const loopback_service& ks, const std::string& c, const std::map
   return a.empty() ? "(no answer)" : a.front();
 }
 
+// One Keystone for the whole run (building it is the slow part), stopped at exit.
+loopback_service& shared_keystone() {
+  static loopback_service ks{"C5C3_KEYSTONE_LOOPBACK", "tools/keystone-loopback", "keystone"};
+  return ks;
+}
+
 struct real_keystone {
-  loopback_service ks{"C5C3_KEYSTONE_LOOPBACK", "tools/keystone-loopback", "keystone"};
+  loopback_service& ks = shared_keystone();
 };
 
 struct admin_on_keystone : real_keystone, korc_world {

@@ -1,11 +1,14 @@
 #include "sim/world/clouds_yaml.hpp"
 
 #include "k8s/yaml.hpp"
+#include "sim/validation/go_format.hpp"
 
 #include <fmt/format.h>
 
 namespace c5c3::sim::world {
 namespace {
+
+using validation::go_quote;
 
 std::string str(const k8s::json_value& v, std::string_view key) {
   const auto* m = k8s::member(v, key);
@@ -60,26 +63,6 @@ k8s::result<cloud_config, std::string> parse_clouds_yaml(std::string_view text, 
     return k8s::fail(fmt::format("cloud {} in clouds.yaml needs auth.username and auth.password", name));
   }
   return c;
-}
-
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (ch < 0x20 || ch == 0x7f) {
-          out += fmt::format("\\x{:02x}", ch);
-        } else {
-          out += static_cast<char>(ch);
-        }
-    }
-  }
-  return out + "\"";
 }
 
 std::string render_password_clouds_yaml(const cloud_config& c) {

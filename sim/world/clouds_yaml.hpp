@@ -31,11 +31,8 @@ struct cloud_config {
 // never quotes a value of the document.
 k8s::result<cloud_config, std::string> parse_clouds_yaml(std::string_view text, std::string_view name);
 
-// The password clouds.yaml of one cloud (buildServiceAccountCloudsYAML's shape;
-// project keys omitted when project_name is empty).
+// The password clouds.yaml of one cloud (buildServiceAccountCloudsYAML's shape,
+// values as Go's %q; project keys omitted when project_name is empty).
 std::string render_password_clouds_yaml(const cloud_config& c);
-
-// Go's %q of a string (ASCII printable kept, \" \\ \n \t escaped).
-std::string go_quote(std::string_view s);
 
 }  // namespace c5c3::sim::world

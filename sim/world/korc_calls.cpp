@@ -103,6 +103,7 @@ identity_call korc_create_call(const k8s::object& o, const korc_resolved& r, std
     case korc_kind::region:
       b.str("id", name);
       b.opt("description", res(o, "description"));
+      b.opt("parent_region_id", first(r, "parentRegionRef"));
       break;
     case korc_kind::role_assignment: return {"PUT", assignment_path(r), ""};
     case korc_kind::application_credential: {
@@ -267,6 +268,7 @@ k8s::json_value korc_resource_status(korc_kind k, const k8s::object& rec, k8s::j
     case korc_kind::region:
       copy("name", "id");
       if (!rec.get_string({"description"}).empty()) copy("description", "description");
+      copy("parentRegionID", "parent_region_id");
       break;
     case korc_kind::role_assignment:
       text("roleID", rec.get_string({"role", "id"}));

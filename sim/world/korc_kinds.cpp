@@ -22,7 +22,8 @@ const std::vector<std::pair<std::string_view, std::string_view>>& ref_fields(kor
       user{{"domainRef", "Domain"}, {"defaultProjectRef", "Project"}},
       assignment{{"roleRef", "Role"}, {"userRef", "User"}, {"groupRef", "Group"}, {"projectRef", "Project"},
                  {"domainRef", "Domain"}},
-      app_cred{{"userRef", "User"}}, endpoint{{"serviceRef", "Service"}, {"regionRef", "Region"}};
+      app_cred{{"userRef", "User"}}, endpoint{{"serviceRef", "Service"}, {"regionRef", "Region"}},
+      region{{"parentRegionRef", "Region"}};
   switch (k) {
     case korc_kind::project:
     case korc_kind::role: return domain;
@@ -30,6 +31,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& ref_fields(kor
     case korc_kind::role_assignment: return assignment;
     case korc_kind::application_credential: return app_cred;
     case korc_kind::endpoint: return endpoint;
+    case korc_kind::region: return region;
     default: return none;
   }
 }

@@ -141,6 +141,36 @@ struct korc_world {
     return c ? c->status + "/" + c->reason + ": " + c->message : "(none)";
   }
   bool gone(korc_kind k, const std::string& name) const { return !get(k, name); }
+  std::string id(korc_kind k, const std::string& name) const {
+    return std::string(get(k, name).get_string({"status", "id"}));
+  }
+  // A terminal error of `reason` whose message starts with `message`.
+  bool terminal(korc_kind k, const std::string& name, std::string_view reason, std::string_view message) const {
+    auto t = korc_terminal_error(get(k, name));
+    return t && t->first == reason && t->second.rfind(message, 0) == 0;
+  }
+
+  // The ControlPlane openstack/cp, waited for until the world reports its admin credential ready.
+  void control_plane_ready() {
+    apply(korc_control_plane);
+    BOOST_TEST_REQUIRE(eventually([&] {
+      auto c = server.get_object("controlplanes.c5c3.io", "openstack", "cp").find_condition("AdminCredentialReady");
+      return c && c->is_true();
+    }));
+  }
+
+  // What the orders do to a latched transport error: drop the Progressing
+  // condition with a status merge patch, so K-ORC reconciles it again.
+  std::string unlatch(korc_kind k, const std::string& name) {
+    const auto* conds = get(k, name).get({"status", "conditions"});
+    BOOST_TEST_REQUIRE((conds && conds->IsArray()));
+    k8s::object_builder b;
+    k8s::json_value kept(rapidjson::kArrayType);
+    for (const auto& c : conds->GetArray())
+      if (k8s::get_string(c, {"type"}) != "Progressing") kept.PushBack(k8s::copy_json(c, b.alloc()), b.alloc());
+    b.set({"status", "conditions"}, std::move(kept));
+    return patch(k, name, k8s::to_json(b.doc()), true);
+  }
 
   // Polls `done` every 50 ms for at most `seconds`.
   static bool eventually(const std::function<bool()>& done, int seconds = 60) {

@@ -100,6 +100,8 @@ BOOST_AUTO_TEST_CASE(create_calls_per_kind) {
        {"POST", "/v3/endpoints",
         R"({"endpoint":{"interface":"public","url":"https://i","service_id":"S1","region_id":"RegionOne","enabled":true}})"}},
       {"Region", R"("resource":{"name":"RegionTwo"})", {}, "", {"POST", "/v3/regions", R"({"region":{"id":"RegionTwo"}})"}},
+      {"Region", R"("resource":{"name":"Sub","parentRegionRef":"top"})", {{"parentRegionRef", {"RegionOne"}}}, "",
+       {"POST", "/v3/regions", R"({"region":{"id":"Sub","parent_region_id":"RegionOne"}})"}},
       {"RoleAssignment", R"("resource":{"roleRef":"r","userRef":"u","projectRef":"p"})",
        {{"roleRef", {"R1"}}, {"userRef", {"U1"}}, {"projectRef", {"P1"}}}, "", {"PUT", "/v3/projects/P1/users/U1/roles/R1", ""}},
       {"ApplicationCredential",

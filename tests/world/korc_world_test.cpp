@@ -15,17 +15,7 @@ namespace {
 
 // The world with the ControlPlane cp, its admin credential ready.
 struct admin_ready : korc_world {
-  admin_ready() {
-    apply(korc_control_plane);
-    BOOST_TEST_REQUIRE(eventually([&] {
-      auto cp = server.get_object("controlplanes.c5c3.io", "openstack", "cp");
-      auto c = cp.find_condition("AdminCredentialReady");
-      return c && c->is_true();
-    }));
-  }
-  std::string id(korc_kind k, const std::string& name) const {
-    return std::string(get(k, name).get_string({"status", "id"}));
-  }
+  admin_ready() { control_plane_ready(); }
   bool authenticates(const cloud_config& c) {
     keystone_sessions s(world->identity);
     return !s.authenticate(c);
@@ -76,7 +66,8 @@ BOOST_AUTO_TEST_CASE(every_kind_is_created_available_and_deleted) {
          R"("resource":{"name":"alice","domainRef":"cp-domain-default","defaultProjectRef":"p1","passwordRef":"u1-password"})");
   w.korc(korc_kind::role_assignment, "ra1", R"("resource":{"roleRef":"r1","userRef":"u1","projectRef":"p1"})");
   w.korc(korc_kind::service, "s1", R"("resource":{"name":"glance","type":"image"})");
-  w.korc(korc_kind::region, "reg1", R"("resource":{"name":"RegionTwo","description":"second"})");
+  w.korc(korc_kind::region, "reg-one", R"("managementPolicy":"unmanaged","import":{"filter":{"name":"RegionOne"}})");
+  w.korc(korc_kind::region, "reg1", R"("resource":{"name":"RegionTwo","description":"second","parentRegionRef":"reg-one"})");
   w.korc(korc_kind::endpoint, "e1",
          R"("resource":{"interface":"public","url":"https://image.example.test","serviceRef":"s1","regionRef":"reg1"})");
   w.korc(korc_kind::domain, "d1", R"("resource":{"name":"extra"})");
@@ -93,6 +84,8 @@ BOOST_AUTO_TEST_CASE(every_kind_is_created_available_and_deleted) {
   BOOST_TEST(w.get(korc_kind::role_assignment, "ra1").get_string({"status", "resource", "roleID"}) == w.id(korc_kind::role, "r1"));
   BOOST_TEST(w.get(korc_kind::endpoint, "e1").get_string({"status", "resource", "region"}) == "RegionTwo");
   BOOST_TEST(w.id(korc_kind::region, "reg1") == "RegionTwo");
+  BOOST_TEST(w.get(korc_kind::region, "reg1").get_string({"status", "resource", "parentRegionID"}) == "RegionOne");
+  BOOST_TEST(ks.named("regions", "RegionTwo").at(0).get_string({"parent_region_id"}) == "RegionOne");
   BOOST_TEST(w.authenticates(w.user_cloud("alice", "first-password-123", "tenant-one")));
   // The guards K-ORC put on what the objects reference.
   BOOST_TEST(w.get(korc_kind::project, "p1").has_finalizer("openstack.k-orc.cloud/roleassignment"));
@@ -174,16 +167,15 @@ BOOST_AUTO_TEST_CASE(imports_wait_match_once_or_fail_terminally) {
   }
   w.korc(korc_kind::user, "twins", R"("managementPolicy":"unmanaged","import":{"filter":{"name":"twin"}})");
   BOOST_TEST(w.eventually([&] {
-    auto t = korc_terminal_error(w.get(korc_kind::user, "twins"));
-    return t && t->first == "InvalidConfiguration" && t->second == "found more than one matching OpenStack resource during import";
+    return w.terminal(korc_kind::user, "twins", "InvalidConfiguration",
+                      "found more than one matching OpenStack resource during import");
   }));
   BOOST_TEST(w.get(korc_kind::user, "twins").find_condition("Available")->status == "False");
 
   // An import by an id Keystone does not know: terminal UnrecoverableError.
   w.korc(korc_kind::role, "missing", R"("managementPolicy":"unmanaged","import":{"id":"0123456789abcdef0123456789abcdef"})");
   BOOST_TEST(w.eventually([&] {
-    auto t = korc_terminal_error(w.get(korc_kind::role, "missing"));
-    return t && t->first == "UnrecoverableError" && t->second == "referenced resource does not exist in OpenStack";
+    return w.terminal(korc_kind::role, "missing", "UnrecoverableError", "referenced resource does not exist in OpenStack");
   }));
   // Deleting an import leaves Keystone alone.
   w.remove(korc_kind::project, "probe");
@@ -239,9 +231,8 @@ BOOST_AUTO_TEST_CASE(keystone_failures_are_retried_or_latch_until_unlatched) {
   ks.set_down(true);
   w.korc(korc_kind::project, "latched", R"("resource":{"domainRef":"cp-domain-default"})");
   BOOST_TEST(w.eventually([&] {
-    auto t = korc_terminal_error(w.get(korc_kind::project, "latched"));
-    return t && t->first == "InvalidConfiguration" && t->second.find("invalid configuration creating resource: Post") == 0 &&
-           t->second.find("connection refused") != std::string::npos;
+    return w.terminal(korc_kind::project, "latched", "InvalidConfiguration", "invalid configuration creating resource: Post") &&
+           w.progressing(korc_kind::project, "latched").find("connection refused") != std::string::npos;
   }));
   ks.set_down(false);
   auto calls = ks.requests();
@@ -249,13 +240,7 @@ BOOST_AUTO_TEST_CASE(keystone_failures_are_retried_or_latch_until_unlatched) {
   BOOST_TEST(korc_terminal_error(w.get(korc_kind::project, "latched")).has_value());
   BOOST_TEST(ks.requests() == calls);
   // The orders' unlatch: the Progressing condition removed with a status patch.
-  auto conds = w.get(korc_kind::project, "latched").get({"status", "conditions"});
-  k8s::object_builder b;
-  k8s::json_value kept(rapidjson::kArrayType);
-  for (const auto& c : conds->GetArray())
-    if (k8s::get_string(c, {"type"}) != "Progressing") kept.PushBack(k8s::copy_json(c, b.alloc()), b.alloc());
-  b.set({"status", "conditions"}, std::move(kept));
-  BOOST_TEST(w.patch(korc_kind::project, "latched", k8s::to_json(b.doc()), true).empty());
+  BOOST_TEST(w.unlatch(korc_kind::project, "latched").empty());
   BOOST_TEST(w.eventually([&] { return w.available(korc_kind::project, "latched"); }));
   BOOST_TEST(ks.named("projects", "latched").size() == 1u);
 

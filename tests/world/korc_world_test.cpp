@@ -277,3 +277,22 @@ BOOST_AUTO_TEST_CASE(a_settled_world_asks_keystone_nothing) {
   std::this_thread::sleep_for(1s);
   BOOST_TEST(w.world->identity->requests() == before);
 }
+
+BOOST_AUTO_TEST_CASE(many_objects_cost_two_keystone_requests_each) {
+  admin_ready w;
+  constexpr int n = 40;
+  auto before = w.world->identity->requests();
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i)
+    w.korc(korc_kind::project, fmt::format("many-{}", i), R"("resource":{"domainRef":"cp-domain-default"})");
+  BOOST_TEST_REQUIRE(w.eventually([&] {
+    for (int i = 0; i < n; ++i)
+      if (!w.available(korc_kind::project, fmt::format("many-{}", i))) return false;
+    return true;
+  }, 120));
+  auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto per_object = double(w.world->identity->requests() - before) / n;
+  BOOST_TEST_MESSAGE(fmt::format("{} projects Available in {:.2f} s; {:.2f} Keystone requests each", n, seconds, per_object));
+  // The adoption lookup and the create; the admin token is reused.
+  BOOST_TEST(per_object <= 2.1);
+}

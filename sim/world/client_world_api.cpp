@@ -123,6 +123,9 @@ world_api::write_result client_world_api::write(const object_write& w) {
   opts.field_manager = std::string(field_manager);
   const auto& o = w.obj;
   k8s::result<k8s::object> r = k8s::api_error{};
+  auto without_rv = o.edit();
+  without_rv.remove({"metadata", "resourceVersion"});
+  const auto create = std::move(without_rv).freeze();
   switch (w.verb) {
     case write_verb::update:
       r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update(o, opts, std::move(cb)); });
@@ -130,10 +133,10 @@ world_api::write_result client_world_api::write(const object_write& w) {
     case write_verb::update_status:
       r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update_status(o, opts, std::move(cb)); });
       break;
+    case write_verb::create:
+      r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->create(create, opts, std::move(cb)); });
+      break;
     case write_verb::upsert: {
-      auto fresh = o.edit();
-      fresh.remove({"metadata", "resourceVersion"});
-      auto create = std::move(fresh).freeze();
       r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->create(create, opts, std::move(cb)); });
       if (!r && r.error().already_exists()) {
         auto live = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) {

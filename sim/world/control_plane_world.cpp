@@ -81,15 +81,21 @@ control_plane_plan reconcile_control_plane(const control_plane_snapshot& s) {
   if (!cp || cp.terminating()) return plan;
 
   auto secret = admin_cloud_secret(cp, s.admin);
-  const auto* have = s.admin_cloud ? s.admin_cloud.get({"data"}) : nullptr;
-  if (!have || !k8s::json_equal(*have, *secret.get({"data"}))) plan.writes.push_back({write_verb::upsert, secret});
+  if (!s.admin_cloud) {
+    plan.writes.push_back({write_verb::create, secret});
+  } else if (const auto* have = s.admin_cloud.get({"data"}); !have || !k8s::json_equal(*have, *secret.get({"data"}))) {
+    // Edited in place: K-ORC's deletion guards (finalizers) on it stay.
+    auto b = s.admin_cloud.edit();
+    b.set({"data"}, k8s::copy_json(*secret.get({"data"}), b.alloc()));
+    plan.writes.push_back({write_verb::update, std::move(b).freeze()});
+  }
 
   if (!s.domain_import) {
     k8s::object_builder b(k8s::gvk{std::string(korc_group), std::string(korc_version), "Domain"}.api_version(), "Domain",
                           cp.namespace_(), admin_domain_import_name(cp.name()));
     own(b, cp);
     b.set({"spec"}, domain_spec(cp, b.alloc()));
-    plan.writes.push_back({write_verb::upsert, std::move(b).freeze()});
+    plan.writes.push_back({write_verb::create, std::move(b).freeze()});
   } else {
     auto b = s.domain_import.edit();
     b.set({"spec"}, domain_spec(cp, b.alloc()));

@@ -82,7 +82,7 @@ pass_result world::pass() {
 bool world::write_all(const std::vector<object_write>& ws, pass_result& r, answered& latest) {
   for (const auto& w : ws) {
     object_write send = w;
-    if (w.verb != write_verb::upsert) {
+    if (w.verb != write_verb::upsert && w.verb != write_verb::create) {
       if (auto it = latest.find(id_of(w.obj)); it != latest.end()) {
         if (!it->second) continue;  // gone with its last finalizer
         send.obj = rebase(w, it->second);

@@ -71,10 +71,15 @@ BOOST_AUTO_TEST_CASE(admin_cloud_domain_import_and_condition) {
   BOOST_TEST(c->reason == "AdminCredentialReady");
   s.control_plane = plan.writes[0].obj;
   BOOST_TEST(reconcile_control_plane(s).writes.empty());
-  // A new admin password reaches the Secret.
+  // A new admin password reaches the Secret, which keeps K-ORC's guards.
+  auto guarded = s.admin_cloud.edit();
+  guarded.add_finalizer("openstack.k-orc.cloud/user");
+  s.admin_cloud = std::move(guarded).freeze();
   s.admin.password = "rotated";
   plan = reconcile_control_plane(s);
   BOOST_TEST_REQUIRE(plan.writes.size() == 1u);
+  BOOST_TEST((plan.writes[0].verb == write_verb::update));
+  BOOST_TEST(plan.writes[0].obj.has_finalizer("openstack.k-orc.cloud/user"));
   BOOST_TEST(parse_clouds_yaml(data_value(plan.writes[0].obj, "clouds.yaml"), "boss")->password == "rotated");
 }
 

@@ -59,7 +59,7 @@ class memory_api final : public world_api {
     ++writes;
     auto k = id(w.obj);
     auto it = store_.find(k);
-    if (w.verb == write_verb::upsert) {
+    if (w.verb == write_verb::upsert || w.verb == write_verb::create) {
       auto b = w.obj.edit();
       b.set_resource_version(std::to_string(++rv_));
       return {store_[k] = std::move(b).freeze(), std::nullopt};

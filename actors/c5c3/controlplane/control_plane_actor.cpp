@@ -1,8 +1,8 @@
 #include "actors/c5c3/controlplane/control_plane_actor.hpp"
 
 #include "actors/c5c3/controlplane/endpoints.hpp"
-#include "actors/c5c3/rabbitmqvhost/messaging_gate.hpp"
 #include "actors/c5c3/scaffold/admission.hpp"
+#include "actors/c5c3/scaffold/messaging.hpp"
 #include "actors/c5c3/scaffold/reasons.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
@@ -95,7 +95,7 @@ caf::error not_found(const cp_state& st) {
 // default-user Secret, both from the cluster actor's cache.
 void resolve_in_cluster(cp_actor* self, k8s::object cp, protocol::control_plane_endpoints out,
                         caf::response_promise rp) {
-  auto cluster_key = rabbitmqvhost::messaging_cluster_key(cp);
+  auto cluster_key = messaging_cluster_key(cp);
   if (!cluster_key) {
     in_cluster_messaging_endpoint(cp, nullptr, nullptr, out);
     rp.deliver(std::move(out));
@@ -112,7 +112,7 @@ void resolve_in_cluster(cp_actor* self, k8s::object cp, protocol::control_plane_
                 protocol::get_request{{rabbitmq_cluster_gvk(), cluster_key->namespace_, cluster_key->name}})
       .then(
           [self, cp, shared, fail](const k8s::object& rmq) {
-            auto secret_key = rabbitmqvhost::default_user_secret_key(rmq);
+            auto secret_key = default_user_secret_key(rmq);
             if (!secret_key) {
               in_cluster_messaging_endpoint(cp, &rmq, nullptr, shared->first);
               shared->second.deliver(std::move(shared->first));

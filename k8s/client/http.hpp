@@ -37,7 +37,8 @@ struct rest_request {
   std::string content_type;  // for bodies
   std::string accept = "application/json";
   std::string bearer_token;  // sent as Authorization, never logged
-  std::chrono::milliseconds timeout{30'000};  // whole exchange; streams: until the headers
+  // Whole exchange; streams: until the headers. 0: the client's request_timeout.
+  std::chrono::milliseconds timeout{0};
 };
 
 struct rest_response {

@@ -136,7 +136,6 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     protocol::register_types(cfg);
     caf::actor_system sys{cfg};
     auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
-    auto limiter = runtime::spawn_limiter(sys, max);
 
     // The management cluster, the target clusters of labelled kubeconfig
     // Secrets in the operator's namespace, the directory that keeps every
@@ -158,10 +157,14 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
 
     std::vector<caf::actor> hosts;
+    // One limiter per kind (controller-runtime's MaxConcurrentReconciles is
+    // per controller), each with a token pool per cluster.
+    std::vector<caf::actor> limiters;
     for (auto& kind : operator_kinds()) {
+      limiters.push_back(runtime::spawn_limiter(sys, max));
       kind_context ctx{sys,
                        opts,
-                       limiter,
+                       limiters.back(),
                        max,
                        make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles),
                        root.named("controller").with({{"controller", kind.controller}}),
@@ -196,7 +199,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     bool drained = true;
     {
       caf::scoped_actor self{sys};
-      drained = stop_and_wait(self, limiter, deadline) && drained;
+      for (const auto& l : limiters) drained = stop_and_wait(self, l, deadline) && drained;
       for (const auto& h : hosts) drained = stop_and_wait(self, h, deadline) && drained;
     }
     if (serving) {
@@ -206,7 +209,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     servers.stop();
     // Whatever did not stop within the budget is told to quit now, so the
     // actor system's destructor does not wait for it.
-    caf::anon_send_exit(limiter, caf::exit_reason::user_shutdown);
+    for (const auto& l : limiters) caf::anon_send_exit(l, caf::exit_reason::user_shutdown);
     for (const auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
     // Then what the hosts used: the directories, the target clusters (the
     // registry takes its cluster actors with it) and the management cluster.

@@ -153,7 +153,10 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     auto targets = cluster::spawn_target_registry(sys, std::move(ro));
     auto control_planes = ::c5c3::c5c3::controlplane::spawn_control_plane_directory(sys, management);
     auto synced = std::make_shared<std::atomic<bool>>(false);
-    auto poller = spawn_sync_poller(sys, directory, synced);
+    poller_options po;
+    po.log = root.named("clusters");
+    po.registry = &reg;
+    auto poller = spawn_sync_poller(sys, directory, synced, std::move(po));
     ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
 
     std::vector<caf::actor> hosts;

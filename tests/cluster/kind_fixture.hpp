@@ -291,6 +291,15 @@ struct kind_fixture {
     return write(management, protocol::create_request{std::move(child).freeze(), {}});
   }
 
+  // The directory's health of `cluster` (cluster "" when it is not engaged).
+  protocol::cluster_health health(const std::string& cluster) {
+    caf::scoped_actor self{sys};
+    protocol::cluster_health h;
+    self->request(directory, deadline, protocol::health_atom::value, cluster)
+        .receive([&](protocol::cluster_health& x) { h = std::move(x); }, [](caf::error&) {});
+    return h;
+  }
+
   // The limiter's pool of `cluster`, or all of them.
   protocol::limiter_probe pool(const std::optional<std::string>& cluster) {
     caf::scoped_actor self{sys};

@@ -2,7 +2,9 @@
 // proxy in front of the target emulator that goes dark) must not hold up the
 // orders of other clusters: its passes hang holding tokens of its own pool
 // only (actors/runtime/limiter.hpp), and the management cluster's orders
-// still converge.
+// still converge; nor may it make the operator unready: the directory's
+// synced answer (/readyz) follows the management cluster, and the target's
+// health tells it is unreachable.
 #include "tests/cluster/kind_fixture.hpp"
 #include "tests/tcp_proxy.hpp"
 
@@ -46,9 +48,48 @@ struct dark_target_fixture : kind_fixture {
   }
 };
 
+// Requests to the target give up after a second.
+kind_options impatient_target() {
+  kind_options o;
+  o.tune_target = [](k8s::client_config& c) {
+    fast(c);
+    c.request_timeout = std::chrono::seconds(1);
+  };
+  return o;
+}
+
+struct black_hole_fixture : kind_fixture {
+  tcp_proxy hole{0};  // dark from the start: accepts, never answers, forwards nowhere
+  black_hole_fixture() : kind_fixture(impatient_target()) { hole.go_dark(); }
+  ~black_hole_fixture() {
+    disengage("hole");
+    eventually([&] { return !lookup("hole"); });
+  }
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(unreachable_target)
+
+BOOST_FIXTURE_TEST_CASE(a_target_that_never_answers_leaves_the_operator_ready, black_hole_fixture) {
+  engage("hole", via_port(target.kubeconfig_yaml(), target.port(), hole.port()));
+  BOOST_TEST_REQUIRE(eventually([&] { return hole.accepted() >= 1; }));
+  // Its first request times out: unreachable, not synced, the error said.
+  BOOST_TEST_REQUIRE(eventually([&] {
+    auto h = health("hole");
+    return h.known && !h.reachable;
+  }));
+  auto h = health("hole");
+  BOOST_TEST(!h.synced);
+  BOOST_TEST(h.error.find("timeout") != std::string::npos, h.error);
+  // The directory stays synced (before, it answered false while any engaged
+  // target had not synced), and an order on the management cluster converges.
+  caf::scoped_actor self{sys};
+  BOOST_TEST(synced(self));
+  auto made = write(management, protocol::create_request{gadget("m2"), {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(made), why(made));
+  BOOST_TEST(eventually([&] { return passes(server.get_object("gadgets.test.c5c3.io", "default", "m2")) == 1; }));
+}
 
 BOOST_FIXTURE_TEST_CASE(passes_hanging_on_a_dark_target_do_not_hold_up_management_orders, dark_target_fixture) {
   caf::actor east = engage("east", via_port(target.kubeconfig_yaml(), target.port(), proxy->port()));

@@ -632,6 +632,13 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
 
 }  // namespace
 
+std::optional<std::string> client_problem(const k8s::client_config& c) {
+  boost::asio::io_context io;
+  auto made = k8s::client::create(io, c);
+  if (made.ok()) return std::nullopt;
+  return made.error();
+}
+
 caf::actor spawn_cluster(caf::actor_system& sys, cluster_options opts) {
   return sys.spawn(cluster_actor, std::move(opts));
 }

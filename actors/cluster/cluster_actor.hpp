@@ -22,6 +22,7 @@
 #include <caf/actor.hpp>
 #include <caf/actor_system.hpp>
 
+#include <optional>
 #include <string>
 
 namespace c5c3::cluster {
@@ -34,5 +35,9 @@ struct cluster_options {
 };
 
 caf::actor spawn_cluster(caf::actor_system& sys, cluster_options opts);
+
+// Why no client can be made from `c` (a bad server URL, CA or client
+// certificate data that is not usable), if it cannot; the text names no secret.
+std::optional<std::string> client_problem(const k8s::client_config& c);
 
 }  // namespace c5c3::cluster

@@ -74,14 +74,6 @@ class rest_observer : public k8s::client_observer {
   runtime::rest_client_metrics metrics_;
 };
 
-// Why a client cannot be made from `c`, if it cannot (the error names no secret).
-std::optional<std::string> client_problem(const k8s::client_config& c) {
-  boost::asio::io_context io;
-  auto made = k8s::client::create(io, c);
-  if (made.ok()) return std::nullopt;
-  return made.error();
-}
-
 }  // namespace
 
 int run_operator(const std::string& program, const std::vector<std::string>& args, const config::env_lookup& env,
@@ -120,7 +112,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
   // data that is not usable) would leave the management cluster actor dead
   // and the operator unready for good: say so and exit 1, as for an unusable
   // kubeconfig.
-  if (auto why = client_problem(conn.value().client)) {
+  if (auto why = cluster::client_problem(conn.value().client)) {
     setup.error("unable to create the API client", *why);
     if (embedded) embedded->stop();
     return 1;
@@ -150,6 +142,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     ro.namespace_ = opts.namespace_.empty() ? conn.value().namespace_ : opts.namespace_;
     ro.listeners = {directory};
     ro.tune = [observer](k8s::client_config& c) { c.observer = observer; };
+    ro.log = root.named("targets");
     auto targets = cluster::spawn_target_registry(sys, std::move(ro));
     auto control_planes = ::c5c3::c5c3::controlplane::spawn_control_plane_directory(sys, management);
     auto synced = std::make_shared<std::atomic<bool>>(false);

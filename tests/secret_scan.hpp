@@ -12,6 +12,7 @@
 #pragma once
 
 #include "k8s/base64.hpp"
+#include "k8s/client/paths.hpp"
 #include "k8s/log.hpp"
 #include "k8s/object.hpp"
 
@@ -124,18 +125,12 @@ class secret_scan {
   // Percent-escaping of all but the unreserved characters and `also`
   // (Go's url.UserPassword keeps "$&+,;=").
   static std::string percent(std::string_view s, std::string_view also) {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-      bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                  c == '_' || c == '.' || c == '~' || also.find(static_cast<char>(c)) != std::string_view::npos;
-      if (keep) {
-        out += static_cast<char>(c);
-      } else {
-        out += '%';
-        out += hex[c >> 4];
-        out += hex[c & 15];
-      }
+    std::string out = k8s::query_escape(s);
+    for (char c : also) {
+      static constexpr char hex[] = "0123456789ABCDEF";
+      const std::string escaped{'%', hex[static_cast<unsigned char>(c) >> 4], hex[c & 15]};
+      for (auto at = out.find(escaped); at != std::string::npos; at = out.find(escaped, at + 1))
+        out.replace(at, escaped.size(), 1, c);
     }
     return out;
   }

@@ -5,6 +5,7 @@
 // waits are bounded polls of what the poller did (answers it got, lines it
 // wrote), never a fixed delay.
 #include "actors/operator/sync_poller.hpp"
+#include "tests/captured_log.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/registry.hpp"
 
@@ -62,29 +63,6 @@ caf::behavior fake_directory(caf::event_based_actor*, std::shared_ptr<std::atomi
   };
 }
 
-// Log lines a logger wrote.
-struct captured_lines {
-  std::mutex mu;
-  std::vector<std::string> lines;
-  c5c3::k8s::log::sink_fn sink() {
-    return [this](std::string_view l) {
-      std::lock_guard<std::mutex> g(mu);
-      lines.emplace_back(l);
-    };
-  }
-  // Lines holding every one of `needles`.
-  int count(std::initializer_list<std::string> needles) {
-    std::lock_guard<std::mutex> g(mu);
-    int n = 0;
-    for (const auto& l : lines) {
-      bool all = true;
-      for (const auto& x : needles) all = all && l.find(x) != std::string::npos;
-      n += all;
-    }
-    return n;
-  }
-};
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(sync_poller)
@@ -121,7 +99,7 @@ BOOST_AUTO_TEST_CASE(target_health_becomes_gauges_and_one_line_per_change) {
   caf::actor_system sys{cfg};
   auto health = std::make_shared<health_script>();
   auto dir = sys.spawn(fake_directory, std::make_shared<std::atomic<bool>>(true), health);
-  captured_lines out;
+  c5c3::testing::captured_log out;
   c5c3::runtime::metrics::registry reg;
   c5c3::operator_::poller_options po;
   po.period = std::chrono::milliseconds(2);

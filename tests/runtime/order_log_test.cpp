@@ -2,6 +2,7 @@
 // error, a new one, a recovery and a refused write write, at which level,
 // with which keys; and that -v and --log-level filter them.
 #include "actors/runtime/order_log.hpp"
+#include "tests/captured_log.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -14,23 +15,9 @@ namespace klog = c5c3::k8s::log;
 
 namespace {
 
-struct captured {
-  std::vector<std::string> lines;
-
+struct captured : c5c3::testing::captured_log {
   klog::logger logger(klog::level min = klog::level::info, int v = 0) {
-    return klog::logger({min, v, [this](std::string_view l) { lines.emplace_back(l); }, {}})
-        .named("controller")
-        .with({{"controller", "gadget"}});
-  }
-  // Lines holding every one of `needles`.
-  int count(std::initializer_list<std::string> needles) const {
-    int n = 0;
-    for (const auto& l : lines) {
-      bool all = true;
-      for (const auto& x : needles) all = all && l.find(x) != std::string::npos;
-      n += all;
-    }
-    return n;
+    return klog::logger({min, v, sink(), {}}).named("controller").with({{"controller", "gadget"}});
   }
 };
 

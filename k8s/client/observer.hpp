@@ -23,7 +23,7 @@ struct request_observation {
   std::chrono::nanoseconds latency{0};
   // With "<error>": "PATCH /path: transport error: ..." (the request line
   // and the transport's reason; never a header or a body).
-  std::string error;
+  std::string error{};
 };
 
 class client_observer {

@@ -6,7 +6,8 @@ usage: install_e2e.py --sim PATH/TO/c5c3-sim [--operator PATH/TO/c5c3-operator]
 
 1. `helm template` and `kubectl kustomize` output (monitoring objects included) pass
    `kubectl apply --dry-run=server`; the operator binary accepts the rendered flags.
-2. `kubectl apply -k deploy/` and `-k deploy/monitoring/` create every object; delete removes them.
+2. `kubectl apply -k deploy/` and `-k deploy/monitoring/` create every object; delete removes them
+   (but the CRDs and the Namespace).
 3. `helm install` creates every object of its manifest (Recreate Deployment); `helm uninstall` removes them.
 4. kubectl ergonomics on every c5c3.io kind: short names, the `c5c3` category, printer columns,
    `kubectl explain` text, a description on every property of the served OpenAPI v3, and
@@ -74,7 +75,7 @@ def serve_monitoring_kinds(c):
 
 
 def dry_run(c, chart, plain, operator):
-    c.k("create", "namespace", NS)
+    c.k("apply", "-f", "-", input=to_yaml([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}}]))
     for what, objs in (("helm template", chart), ("kubectl kustomize", plain)):
         rc, out, err = c.k("apply", "--dry-run=server", "-f", "-", input=to_yaml(objs), ok=False)
         check(rc == 0, f"{what} | kubectl apply --dry-run=server: {out}{err}")
@@ -96,8 +97,10 @@ def kustomize_install(c, plain, plain_monitoring):
     strategy = c.k("get", "deployment", "-n", NS, "c5c3-operator", "-o", "jsonpath={.spec.strategy.type}")[1]
     check(strategy == "Recreate", f"the plain Deployment's strategy is {strategy!r}")
     c.k("delete", "-k", os.path.join(ROOT, "deploy", "monitoring"))
-    # The CRDs stay for the chart (helm leaves existing crds/ alone); the rest goes.
-    rest = [o for o in plain if o["kind"] != "CustomResourceDefinition"]
+    # The CRDs stay for the chart (helm leaves existing crds/ alone), and the
+    # Namespace (a kube-apiserver without kube-controller-manager never finishes
+    # deleting one); the rest goes.
+    rest = [o for o in plain if o["kind"] not in ("CustomResourceDefinition", "Namespace")]
     c.k("delete", "-f", "-", "--wait=false", "--ignore-not-found", input=to_yaml(rest))
     gone(c, rest + plain_monitoring, "the plain set")
 
@@ -203,7 +206,7 @@ def wait_and_columns(c, crds):
         set_ready(c, n["plural"], ns, name, "False")
         rc, out, err = c.k("wait", "--for=condition=Ready", f"{short}/{name}", "-n", ns, "--timeout=2s", ok=False)
         check(rc != 0 and "timed out" in err, f"kubectl wait on Ready=False: rc {rc} {out}{err}")
-    for s in reversed(samples):
+    for s in reversed(samples[1:]):  # the orders and the ControlPlane; the Namespaces stay
         c.k("delete", "-f", s, "--wait=false")
 
 

@@ -45,14 +45,16 @@ void issue(const run_ptr& r, const child_write& w, answer_fn ok, error_fn err) {
       self->request(cluster, r->timeout(), proto::create_request{w.body, opts}).then(on_ok, on_error);
       return;
     case write_verb::apply:
-      self->request(cluster, r->timeout(), proto::apply_request{w.body, "", w.force, opts}).then(on_ok, on_error);
+      self->request(cluster, r->timeout(), proto::apply_request{w.body, w.subresource, w.force, opts})
+          .then(on_ok, on_error);
       return;
     case write_verb::update:
-      self->request(cluster, r->timeout(), proto::update_request{w.body, "", opts}).then(on_ok, on_error);
+      self->request(cluster, r->timeout(), proto::update_request{w.body, w.subresource, opts}).then(on_ok, on_error);
       return;
     case write_verb::merge_patch:
       self->request(cluster, r->timeout(),
-                    proto::patch_request{proto::ref_of(w.body), proto::patch_type::merge, w.body.to_json(), "", opts})
+                    proto::patch_request{proto::ref_of(w.body), proto::patch_type::merge, w.body.to_json(),
+                                         w.subresource, opts})
           .then(on_ok, on_error);
       return;
     case write_verb::delete_: {
@@ -101,6 +103,14 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
                     if (r->ctx.open()) fail(r, e2);
                   });
           return;
+        }
+        if (w.report_failure) {
+          // The plan reports it (and asks for it no more): recorded, the rest
+          // of this plan dropped, planned again.
+          r->snap.write_failures.push_back({w.cluster, std::string(w.kind()), std::string(w.body.namespace_()),
+                                            std::string(w.name()), w.subresource, proto::api_errc_of(e),
+                                            proto::describe(e)});
+          return plan_and_act(r);
         }
         if (plan->fail_open) {
           // The teardown with the ControlPlane gone: logged, passed over.

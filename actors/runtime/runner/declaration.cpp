@@ -25,6 +25,14 @@ bool sense_snapshot::served(std::string_view id) const {
   return !s || s->served;
 }
 
+const write_failure* sense_snapshot::failure_of(const child_write& w) const {
+  for (const auto& f : write_failures)
+    if (f.cluster == w.cluster && f.kind == w.kind() && f.namespace_ == w.body.namespace_() &&
+        f.name == w.name() && f.subresource == w.subresource)
+      return &f;
+  return nullptr;
+}
+
 read_slot children(std::string id, k8s::gvk gvk, const ownership_keys& keys, bool optional) {
   read_slot s;
   s.id = std::move(id);

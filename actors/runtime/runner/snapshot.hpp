@@ -10,6 +10,7 @@
 
 #include "actors/runtime/runner/write.hpp"
 #include "k8s/object.hpp"
+#include "protocol/api_error.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
 #include "protocol/service.hpp"
@@ -30,6 +31,18 @@ struct slot_result {
   bool live = false;               // read from the API server this pass
   std::string namespace_;          // where it was read
   std::string name;                // named: the name it looked for
+};
+
+// A write marked report_failure that failed this pass: what it was and what
+// the API server (or the transport) answered. Never carries a body.
+struct write_failure {
+  write_cluster cluster = write_cluster::management;
+  std::string kind;
+  std::string namespace_;
+  std::string name;
+  std::string subresource;
+  std::optional<protocol::api_errc> code;  // nullopt: not an API error
+  std::string message;                     // protocol::describe of the error
 };
 
 // A request to a service outside Kubernetes a plan asks for (Grafana, the
@@ -61,6 +74,8 @@ struct sense_snapshot {
   std::map<std::string, slot_result, std::less<>> slots;
   // Objects a create met as AlreadyExists, read by name from the API server.
   std::vector<k8s::object> read_by_name;
+  // Writes marked report_failure that failed this pass, in order.
+  std::vector<write_failure> write_failures;
   // The answers to this pass's service calls, by call id.
   std::map<std::string, service_answer, std::less<>> answers;
   std::chrono::system_clock::time_point now;
@@ -73,6 +88,9 @@ struct sense_snapshot {
   const k8s::object* one(std::string_view id) const;
   // Whether the slot's kind is served (true for a slot never read).
   bool served(std::string_view id) const;
+  // The failure of a write to the object `w` names (same cluster, kind,
+  // namespace, name and subresource), or null.
+  const write_failure* failure_of(const child_write& w) const;
   const k8s::object* control_plane_or_null() const { return control_plane ? &control_plane : nullptr; }
   const service_answer* answer(std::string_view id) const {
     auto it = answers.find(id);

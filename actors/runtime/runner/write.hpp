@@ -32,6 +32,13 @@ struct child_write {
   write_cluster cluster = write_cluster::management;
   k8s::object body;
   bool force = false;  // SSA forced ownership
+  // "status": the write goes to the status subresource (a merge patch of a
+  // K-ORC object's conditions); "" the object itself.
+  std::string subresource;
+  // A failure is the plan's to report, not the pass's: the runner records it
+  // in sense_snapshot::write_failures, issues nothing more of that plan and
+  // plans again (the plan must not ask for the same write again).
+  bool report_failure = false;
 
   std::string_view kind() const { return body.kind(); }
   std::string_view name() const { return body.name(); }

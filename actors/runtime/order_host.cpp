@@ -3,6 +3,7 @@
 #include "actors/runtime/mailbox_depth.hpp"
 
 #include "actors/runtime/predicate.hpp"
+#include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
 
@@ -31,6 +32,7 @@ struct host_state {
 
   caf::stateful_actor<host_state>* self = nullptr;
   order_host_config cfg;
+  std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
   std::map<order_key, entry> orders;
   std::map<caf::actor_addr, order_key> by_addr;
   std::uint64_t spawned = 0;
@@ -57,7 +59,8 @@ struct host_state {
   }
 
   bool is_order(const k8s::object& o) const {
-    return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group;
+    return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group &&
+           (!order_selector || order_selector->matches(o));
   }
 
   void spawn(const order_key& key, const k8s::object& obj) {
@@ -110,6 +113,22 @@ struct host_state {
     return true;
   }
 
+  // The wake rules of the event's kind: every order of its cluster whose
+  // latest object a rule relates to the event's object (either version).
+  bool wake_related(const protocol::object_event& ev) {
+    bool routed = false;
+    const auto g = ev.obj.gvk();
+    for (const auto& rule : cfg.wakes) {
+      if (rule.gvk.kind != g.kind || rule.gvk.group != g.group || !rule.relates) continue;
+      for (const auto& [key, e] : orders) {
+        if (key.cluster != ev.cluster || e.retiring) continue;
+        if (rule.relates(ev.obj, e.last) || (ev.old && rule.relates(ev.old, e.last)))
+          routed = wake(key) || routed;
+      }
+    }
+    return routed;
+  }
+
   void on_child_event(const protocol::object_event& ev) {
     auto now = order_of_child(ev.obj, ev.cluster, cfg.keys, cfg.order_kind);
     bool routed = now && wake(*now);
@@ -117,6 +136,7 @@ struct host_state {
       auto before = order_of_child(ev.old, ev.cluster, cfg.keys, cfg.order_kind);
       if (before && before != now) routed = wake(*before) || routed;
     }
+    routed = wake_related(ev) || routed;
     if (!routed) ++unrouted;
   }
 
@@ -173,6 +193,8 @@ struct host_state {
 caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_config cfg) {
   self->state.self = self;
   self->state.cfg = std::move(cfg);
+  if (!self->state.cfg.order_selector.empty())
+    self->state.order_selector = k8s::label_selector::parse(self->state.cfg.order_selector);
   if (auto* mm = self->state.m())
     mm->max_concurrent_reconciles.set(self->state.cfg.max_concurrent_reconciles);
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });

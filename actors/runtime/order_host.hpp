@@ -10,7 +10,12 @@
 //                           of any other kind: a child, mapped back by the
 //                           ownership labels (or a controller reference to
 //                           the order kind) and woken; old and new versions
-//                           both count, so a relabelled child wakes both orders.
+//                           both count, so a relabelled child wakes both orders;
+//                           of a kind with a wake rule (cfg.wakes): also
+//                           every order of the event's cluster whose latest
+//                           object the rule relates to it (old and new).
+//                           An object of the order kind that cfg.order_selector
+//                           does not match is routed as another kind's.
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
 //   protocol::cluster_disengaged, or kind_availability{served = false} of the
 //                           order kind: retire every actor of that cluster.
@@ -31,6 +36,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace c5c3::runtime {
 
@@ -38,6 +44,11 @@ struct order_host_config {
   std::string controller;  // the controller name in metrics, e.g. "keystoneuser"
   k8s::gvk order_kind;     // group and kind identify the order's own events
   ownership_keys keys;
+  // Only objects of the order kind this label selector matches are orders
+  // (For(kind) with a label predicate); "" every object of the kind.
+  std::string order_selector;
+  // Kinds whose events wake many orders (runner: watch_decl::wakes).
+  std::vector<wake_rule> wakes;
   pass_factory make_pass;
   caf::actor limiter;  // shared by all hosts; invalid: no limit
   // The limiter's size, published as controller_runtime_max_concurrent_reconciles.

@@ -1,6 +1,7 @@
 #include "actors/operator/kinds.hpp"
 
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
+#include "actors/monitoring/controllers.hpp"
 
 namespace c5c3::operator_ {
 
@@ -15,6 +16,21 @@ std::vector<kind_plug> operator_kinds() {
                      o.control_planes = ctx.control_planes;
                      return ::c5c3::c5c3::rabbitmqvhost::spawn_host(ctx.sys, std::move(o));
                    }});
+  kind_plug monitoring{"monitoring", [](kind_context& ctx) {
+                         ::c5c3::monitoring::controllers_options o;
+                         o.flags = ctx.options.monitoring;
+                         o.pod_namespace = ctx.namespace_;
+                         o.clusters = ctx.clusters;
+                         o.limiter = ctx.limiter;
+                         o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
+                         o.log = ctx.log;
+                         std::string error;
+                         auto a = ::c5c3::monitoring::spawn_monitoring(ctx.sys, std::move(o), error);
+                         if (!a) ctx.log.error("unable to start the monitoring controllers", error);
+                         return a;
+                       },
+                       "monitoring", false};
+  kinds.push_back(std::move(monitoring));
   return kinds;
 }
 

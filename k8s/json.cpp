@@ -7,15 +7,97 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
 namespace c5c3::k8s {
 
+namespace {
+
+// The deepest nesting of objects and arrays in `text` (strings skipped); stops
+// counting once past `limit`.
+std::size_t nesting_depth(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escape = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escape) escape = false;
+      else if (c == '\\') escape = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) break;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+bool has_duplicate_names(const json_value& obj) {
+  std::vector<std::string_view> names;
+  names.reserve(obj.MemberCount());
+  for (const auto& m : obj.GetObject()) names.push_back(as_string_view(m.name));
+  std::sort(names.begin(), names.end());
+  return std::adjacent_find(names.begin(), names.end()) != names.end();
+}
+
+// What Go's encoding/json makes of a document: of duplicate object keys the
+// last is kept (RapidJSON keeps them all and FindMember finds the first), and
+// a number a double cannot hold is an error (RapidJSON reads it as infinity,
+// which its writer then cannot write). False for such a number.
+bool normalize(json_value& v) {
+  if (v.IsDouble()) return std::isfinite(v.GetDouble());
+  if (v.IsArray()) {
+    for (auto& item : v.GetArray())
+      if (!normalize(item)) return false;
+    return true;
+  }
+  if (!v.IsObject()) return true;
+  if (v.MemberCount() > 1 && has_duplicate_names(v)) {
+    std::map<std::string, rapidjson::SizeType> last;
+    rapidjson::SizeType i = 0;
+    for (const auto& m : v.GetObject()) last[std::string(as_string_view(m.name))] = i++;
+    std::vector<bool> drop(v.MemberCount(), false);
+    i = 0;
+    for (const auto& m : v.GetObject()) {
+      drop[i] = last[std::string(as_string_view(m.name))] != i;
+      ++i;
+    }
+    for (auto j = static_cast<rapidjson::SizeType>(drop.size()); j-- > 0;)
+      if (drop[j]) v.EraseMember(v.MemberBegin() + j);
+  }
+  for (auto& m : v.GetObject())
+    if (!normalize(m.value)) return false;
+  return true;
+}
+
+}  // namespace
+
 std::optional<json_document> parse_json(std::string_view text, std::string* error) {
+  if (nesting_depth(text, max_json_depth) > max_json_depth) {
+    if (error) *error = fmt::format("invalid JSON: nested deeper than {} levels", max_json_depth);
+    return std::nullopt;
+  }
   json_document doc;
+  // Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision path calls
+  // __builtin_clzll(0) on some inputs (UB, found by fuzzing). The default may
+  // read a double 1 ULP off where Go's parser is exact.
   doc.Parse(text.data(), text.size());
   if (doc.HasParseError()) {
     if (error)
       *error = fmt::format("invalid JSON at offset {}: {}", doc.GetErrorOffset(),
                            rapidjson::GetParseError_En(doc.GetParseError()));
+    return std::nullopt;
+  }
+  if (!normalize(doc)) {
+    if (error) *error = "invalid JSON: a number is out of the range of a double";
     return std::nullopt;
   }
   return doc;

@@ -16,8 +16,14 @@ using json_value = rapidjson::Value;
 using json_document = rapidjson::Document;
 using json_allocator = rapidjson::Document::AllocatorType;
 
+// Objects and arrays nested deeper than this are refused by parse_json: the
+// parser and everything that walks a document recurse once per level, and
+// no Kubernetes object comes near it.
+inline constexpr std::size_t max_json_depth = 1000;
+
 // Parses `text`; on failure returns nullopt and, when `error` is given, a
-// message naming the offset and what was wrong.
+// message naming the offset and what was wrong. Of duplicate object keys the
+// last wins, as with Go's encoding/json.
 std::optional<json_document> parse_json(std::string_view text, std::string* error = nullptr);
 
 // Compact JSON text of `v`.

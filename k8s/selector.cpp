@@ -283,32 +283,99 @@ std::string label_selector::to_string() const {
   return s;
 }
 
+namespace {
+
+// apimachinery's fields.splitTerms: commas split terms unless escaped (the
+// backslash stays in the term).
+std::vector<std::string_view> split_field_terms(std::string_view s) {
+  std::vector<std::string_view> terms;
+  if (s.empty()) return terms;
+  std::size_t start = 0;
+  bool slash = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (slash) slash = false;
+    else if (s[i] == '\\') slash = true;
+    else if (s[i] == ',') {
+      terms.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  terms.push_back(s.substr(start));
+  return terms;
+}
+
+// fields.UnescapeValue: `\\`, `\,` and `\=` only; a bare `,` or `=` is an error.
+std::optional<std::string> unescape_field_value(std::string_view s, std::string* error) {
+  std::string out;
+  bool slash = false;
+  for (char c : s) {
+    if (slash) {
+      if (c != '\\' && c != ',' && c != '=') {
+        if (error) *error = fmt::format("invalid field selector: invalid escape sequence: \\{}", c);
+        return std::nullopt;
+      }
+      out.push_back(c);
+      slash = false;
+    } else if (c == '\\') {
+      slash = true;
+    } else if (c == ',' || c == '=') {
+      if (error) *error = fmt::format("invalid field selector: unescaped character in value: {}", int(c));
+      return std::nullopt;
+    } else {
+      out.push_back(c);
+    }
+  }
+  if (slash) {
+    if (error) *error = "invalid field selector: invalid escape sequence: \\";
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string escape_field_value(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\' || c == ',' || c == '=') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+// As apimachinery's fields.ParseSelector: terms sorted, the first position
+// where `!=`, `==` or `=` starts splits a term (no escaping on the left),
+// escaped values on the right.
 std::optional<field_selector> field_selector::parse(std::string_view text, std::string* error) {
   field_selector sel;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t comma = text.find(',', pos);
-    std::string_view term = text.substr(pos, comma == std::string_view::npos ? comma : comma - pos);
-    pos = comma == std::string_view::npos ? text.size() : comma + 1;
-    while (!term.empty() && term.front() == ' ') term.remove_prefix(1);
-    while (!term.empty() && term.back() == ' ') term.remove_suffix(1);
+  auto terms = split_field_terms(text);
+  std::sort(terms.begin(), terms.end());
+  for (auto term : terms) {
     if (term.empty()) continue;
+    std::size_t opos = std::string_view::npos, oplen = 0;
     field_requirement r;
-    std::size_t opos;
-    std::size_t oplen;
-    if ((opos = term.find("!=")) != std::string_view::npos) {
-      r.negated = true;
-      oplen = 2;
-    } else if ((opos = term.find("==")) != std::string_view::npos) {
-      oplen = 2;
-    } else if ((opos = term.find('=')) != std::string_view::npos) {
-      oplen = 1;
-    } else {
+    for (std::size_t i = 0; i < term.size() && opos == std::string_view::npos; ++i) {
+      auto rest = term.substr(i);
+      if (rest.substr(0, 2) == "!=") {
+        r.negated = true;
+        oplen = 2;
+      } else if (rest.substr(0, 2) == "==") {
+        oplen = 2;
+      } else if (rest.front() == '=') {
+        oplen = 1;
+      } else {
+        continue;
+      }
+      opos = i;
+    }
+    if (opos == std::string_view::npos) {
       if (error) *error = fmt::format("invalid selector: '{}'; can't understand '{}'", text, term);
       return std::nullopt;
     }
     r.field = term.substr(0, opos);
-    r.value = term.substr(opos + oplen);
+    auto value = unescape_field_value(term.substr(opos + oplen), error);
+    if (!value) return std::nullopt;
+    r.value = std::move(*value);
     sel.requirements_.push_back(std::move(r));
   }
   return sel;
@@ -339,7 +406,7 @@ std::string field_selector::to_string() const {
   std::string s;
   for (std::size_t i = 0; i < requirements_.size(); ++i)
     s += (i ? "," : "") + requirements_[i].field + (requirements_[i].negated ? "!=" : "=") +
-         requirements_[i].value;
+         escape_field_value(requirements_[i].value);
   return s;
 }
 

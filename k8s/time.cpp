@@ -80,6 +80,11 @@ std::optional<time_point> parse_rfc3339(std::string_view s) {
   std::int64_t secs = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) *
                           86400 +
                       h * 3600 + mi * 60 + se - offset;
+  // A time_point holds 1677..2262 (int64 nanoseconds); Go's times reach year
+  // 9999. Past either end the nearest representable instant stands in.
+  constexpr auto limit = std::chrono::duration_cast<std::chrono::seconds>(clock::duration::max()).count() - 1;
+  if (secs >= limit) return time_point::max();
+  if (secs <= -limit) return time_point::min();
   return time_point(std::chrono::duration_cast<clock::duration>(std::chrono::seconds(secs) + frac));
 }
 

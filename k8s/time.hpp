@@ -14,7 +14,8 @@ using time_point = clock::time_point;
 
 // "2026-12-01T00:15:31Z". Sub-second parts are dropped, as metav1.Time does.
 std::string format_rfc3339(time_point t);
-// Accepts "...Z", fractional seconds and numeric offsets ("+02:00").
+// Accepts "...Z", fractional seconds and numeric offsets ("+02:00"). Times
+// before 1678 or after 2261 (outside a time_point) give time_point::min()/max().
 std::optional<time_point> parse_rfc3339(std::string_view s);
 
 // Go's time.ParseDuration: "720h", "1m30s", "-1h", "1.5h", "300ms", "0".

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace c5c3::k8s {
 namespace {
@@ -80,33 +81,63 @@ json_value resolve_plain(const std::string& s, json_allocator& alloc) {
   return make_string(s, alloc);
 }
 
-json_value to_json_value(const YAML::Node& n, json_allocator& alloc) {
-  switch (n.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return json_value();
-    case YAML::NodeType::Scalar:
-      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str")
+struct yaml_refused {
+  std::string why;
+};
+
+// YAML to JSON, refusing what would not end: an alias inside the node it
+// names (yaml-cpp hands it over as a cycle), nesting past max_json_depth, and
+// aliases multiplying the document past `budget` nodes ("billion laughs").
+struct yaml_converter {
+  json_allocator& alloc;
+  std::size_t budget;
+  std::vector<YAML::Node> path;
+
+  json_value convert(const YAML::Node& n) {
+    if (budget == 0) throw yaml_refused{"the document contains excessive aliasing"};
+    --budget;
+    if (n.IsSequence() || n.IsMap()) {
+      for (const auto& p : path)
+        if (p.is(n)) throw yaml_refused{"an anchor's value contains itself"};
+      if (path.size() >= max_json_depth)
+        throw yaml_refused{fmt::format("nested deeper than {} levels", max_json_depth)};
+    }
+    switch (n.Type()) {
+      case YAML::NodeType::Null:
+      case YAML::NodeType::Undefined:
+        return json_value();
+      case YAML::NodeType::Scalar:
+        if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") return make_string(n.Scalar(), alloc);
+        if (n.Tag() == "?" || n.Tag().empty()) {
+          json_value v = resolve_plain(n.Scalar(), alloc);
+          // sigs.k8s.io/yaml goes through encoding/json, which has no infinities.
+          if (v.IsDouble() && !std::isfinite(v.GetDouble()))
+            throw yaml_refused{v.GetDouble() > 0 ? "json: unsupported value: +Inf" : "json: unsupported value: -Inf"};
+          return v;
+        }
         return make_string(n.Scalar(), alloc);
-      if (n.Tag() == "?" || n.Tag().empty()) return resolve_plain(n.Scalar(), alloc);
-      return make_string(n.Scalar(), alloc);
-    case YAML::NodeType::Sequence: {
-      json_value arr(rapidjson::kArrayType);
-      for (const auto& item : n) arr.PushBack(to_json_value(item, alloc), alloc);
-      return arr;
-    }
-    case YAML::NodeType::Map: {
-      json_value obj(rapidjson::kObjectType);
-      for (const auto& kv : n) {
-        std::string key = kv.first.Scalar();
-        json_value v = to_json_value(kv.second, alloc);
-        set_member(obj, key, std::move(v), alloc);
+      case YAML::NodeType::Sequence: {
+        path.push_back(n);
+        json_value arr(rapidjson::kArrayType);
+        for (const auto& item : n) arr.PushBack(convert(item), alloc);
+        path.pop_back();
+        return arr;
       }
-      return obj;
+      case YAML::NodeType::Map: {
+        path.push_back(n);
+        json_value obj(rapidjson::kObjectType);
+        for (const auto& kv : n) {
+          std::string key = kv.first.Scalar();
+          json_value v = convert(kv.second);
+          set_member(obj, key, std::move(v), alloc);
+        }
+        path.pop_back();
+        return obj;
+      }
     }
+    return json_value();
   }
-  return json_value();
-}
+};
 
 void emit(YAML::Emitter& out, const json_value& v);
 
@@ -183,17 +214,56 @@ std::optional<json_document> yaml_to_json(std::string_view text, std::string* er
   return std::move(docs->front());
 }
 
+namespace {
+
+// yaml-cpp 0.7 never returns from LoadAll when a top-level node is followed
+// by ',' (",", ",a", "!,", "\"x\",", found by fuzzing): refuse those lines
+// first. A line starting at column 0 with ',' or with a tag, anchor, alias or
+// quoted scalar directly followed by ',' is not YAML a client sends.
+std::optional<std::string> yaml_cpp_would_hang(std::string_view text) {
+  std::size_t line = 1, at = 0;
+  while (at < text.size()) {
+    auto end = text.find('\n', at);
+    auto l = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    std::size_t i = 0;
+    if (!l.empty() && (l[0] == '!' || l[0] == '&' || l[0] == '*')) {
+      while (i < l.size() && l[i] != ' ' && l[i] != ',') ++i;
+    } else if (!l.empty() && (l[0] == '"' || l[0] == '\'')) {
+      for (i = 1; i < l.size() && l[i] != l[0]; ++i)
+        if (l[0] == '"' && l[i] == '\\') ++i;
+      ++i;
+    }
+    while (i < l.size() && l[i] == ' ') ++i;
+    if (!l.empty() && i < l.size() && l[i] == ',')
+      return fmt::format("invalid YAML at line {}, column {}: unexpected ','", line, i + 1);
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+    ++line;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::vector<json_document>> yaml_documents_to_json(std::string_view text,
                                                                  std::string* error) {
   std::vector<json_document> out;
+  if (auto why = yaml_cpp_would_hang(text)) {
+    if (error) *error = *why;
+    return std::nullopt;
+  }
   try {
     for (const auto& node : YAML::LoadAll(std::string(text))) {
       if (node.IsNull() || !node.IsDefined()) continue;
       json_document d;
-      json_value v = to_json_value(node, d.GetAllocator());
+      yaml_converter c{d.GetAllocator(), 10 * text.size() + 10000, {}};
+      json_value v = c.convert(node);
       static_cast<json_value&>(d).Swap(v);
       out.push_back(std::move(d));
     }
+  } catch (const yaml_refused& e) {
+    if (error) *error = "invalid YAML: " + e.why;
+    return std::nullopt;
   } catch (const YAML::Exception& e) {
     if (error)
       *error = fmt::format("invalid YAML at line {}, column {}: {}", e.mark.line + 1,

@@ -220,13 +220,14 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   };
   h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}}); };
   h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}}); };
-  // A refused list or watch (403 on a real authorizer, say) retries with backoff; say so,
-  // naming the kind, or a missing permission leaves orders silently unreconciled.
-  h.on_error = [kind = key.gvk, ns = key.namespace_](const k8s::api_error& e) {
-    if (e.gone()) return;  // an expired resourceVersion: the informer relists, as it should
-    k8s::log::root().named("cluster").error(
-        "Failed to list or watch", e.message,
-        {{"kind", kind.kind}, {"apiVersion", kind.api_version()}, {"namespace", ns}, {"code", e.code}});
+  // A failed list or watch is retried by the informer; say so (client-go's
+  // reflector: "Failed to watch"), or a 403 or a broken answer stays silent.
+  h.on_error = [log = k8s::log::root().named("reflector").with(
+                    {{"cluster", st.name.empty() ? std::string("management") : st.name},
+                     {"kind", key.gvk.kind},
+                     {"namespace", key.namespace_}})](const k8s::api_error& e) {
+    if (e.gone()) return;  // an expired resourceVersion is routine: the informer lists again
+    log.error("Failed to watch", e.describe());
   };
   k8s::informer_options opts;
   opts.namespace_ = key.namespace_;

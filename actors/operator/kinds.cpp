@@ -1,9 +1,26 @@
 #include "actors/operator/kinds.hpp"
 
+#include "actors/c5c3/keystoneproject/kind.hpp"
+#include "actors/c5c3/keystoneuser/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/monitoring/controllers.hpp"
 
 namespace c5c3::operator_ {
+
+namespace {
+
+// The runner's host options of a kind.
+runtime::kind_host_options host_options(const kind_context& ctx) {
+  runtime::kind_host_options o;
+  o.limiter = ctx.limiter;
+  o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
+  o.metrics = ctx.metrics;
+  o.deps.clusters = ctx.clusters;
+  o.deps.control_planes = ctx.control_planes;
+  return o;
+}
+
+}  // namespace
 
 std::vector<kind_plug> operator_kinds() {
   std::vector<kind_plug> kinds;
@@ -15,6 +32,12 @@ std::vector<kind_plug> operator_kinds() {
                      o.clusters = ctx.clusters;
                      o.control_planes = ctx.control_planes;
                      return ::c5c3::c5c3::rabbitmqvhost::spawn_host(ctx.sys, std::move(o));
+                   }});
+  kinds.push_back({"keystoneuser", [](kind_context& ctx) {
+                     return ::c5c3::c5c3::keystoneuser::spawn_host(ctx.sys, host_options(ctx));
+                   }});
+  kinds.push_back({"keystoneproject", [](kind_context& ctx) {
+                     return ::c5c3::c5c3::keystoneproject::spawn_host(ctx.sys, host_options(ctx));
                    }});
   kind_plug monitoring{"monitoring", [](kind_context& ctx) {
                          ::c5c3::monitoring::controllers_options o;

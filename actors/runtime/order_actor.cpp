@@ -183,8 +183,8 @@ struct order_state {
         // is visible in the log, naming the order; API errors carry no secret values.
         k8s::log::root().named("controller").error(
             "Reconciler error", r.error,
-            {{"namespace", cfg.key.namespace_}, {"name", cfg.key.name}, {"cluster", cfg.key.cluster},
-             {"failures", errors.failures()}});
+            {{"controller", mm ? mm->controller : std::string()}, {"namespace", cfg.key.namespace_},
+             {"name", cfg.key.name}, {"cluster", cfg.key.cluster}, {"failures", errors.failures()}});
         if (mm) {
           mm->reconcile_error.inc();
           mm->reconcile_errors.inc();

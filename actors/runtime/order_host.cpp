@@ -12,6 +12,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace c5c3::runtime {
@@ -35,6 +36,9 @@ struct host_state {
   std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
   std::map<order_key, entry> orders;
   std::map<caf::actor_addr, order_key> by_addr;
+  // cfg.references[i]: the object an order names (cluster, namespace, name)
+  // -> the orders naming it.
+  std::vector<std::map<order_key, std::set<order_key>>> named_by;
   std::uint64_t spawned = 0;
   std::uint64_t retired = 0;
   std::uint64_t filtered = 0;
@@ -63,6 +67,40 @@ struct host_state {
            (!order_selector || order_selector->matches(o));
   }
 
+  // The index of cfg.references: `key` names what `obj` names (nothing when
+  // obj is empty, the order gone).
+  void index(const order_key& key, const k8s::object& before, const k8s::object& obj) {
+    named_by.resize(cfg.references.size());
+    for (std::size_t i = 0; i < cfg.references.size(); ++i) {
+      auto named = [&](const k8s::object& o) -> std::optional<order_key> {
+        auto v = o ? string_at(o, cfg.references[i].path) : std::string_view{};
+        if (v.empty()) return std::nullopt;
+        return order_key{key.cluster, key.namespace_, std::string(v)};
+      };
+      auto was = named(before);
+      auto now = named(obj);
+      if (was == now) continue;
+      if (was) {
+        auto it = named_by[i].find(*was);
+        if (it != named_by[i].end() && (it->second.erase(key), it->second.empty())) named_by[i].erase(it);
+      }
+      if (now) named_by[i][*now].insert(key);
+    }
+  }
+
+  // Wakes the orders naming `obj` (of a referenced kind) on `cluster`.
+  bool wake_referencing(const k8s::object& obj, const std::string& cluster) {
+    bool routed = false;
+    for (std::size_t i = 0; i < cfg.references.size() && i < named_by.size(); ++i) {
+      const auto& ref = cfg.references[i];
+      if (obj.kind() != ref.gvk.kind || obj.gvk().group != ref.gvk.group) continue;
+      auto it = named_by[i].find(order_key{cluster, std::string(obj.namespace_()), std::string(obj.name())});
+      if (it == named_by[i].end()) continue;
+      for (const auto& key : it->second) routed = wake(key) || routed;
+    }
+    return routed;
+  }
+
   void spawn(const order_key& key, const k8s::object& obj) {
     order_actor_config oc;
     oc.key = key;
@@ -73,6 +111,8 @@ struct host_state {
     auto a = spawn_order_actor(self->system(), std::move(oc));
     self->monitor(a);
     by_addr[a.address()] = key;
+    auto prior = orders.find(key);
+    index(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
     orders[key] = entry{a, obj, false, std::nullopt};
     ++spawned;
     self->send(a, protocol::order_update{obj, true});
@@ -102,6 +142,7 @@ struct host_state {
     }
     bool wake = cr_update_predicate(e.last, ev.obj);
     if (!wake) ++filtered;
+    index(key, e.last, ev.obj);
     e.last = ev.obj;
     self->send(e.actor, protocol::order_update{ev.obj, wake});
   }
@@ -129,11 +170,21 @@ struct host_state {
     return routed;
   }
 
+  // The order `obj` belongs to: its ownership labels or controller, else the
+  // first reference field of its kind that names one.
+  std::optional<order_key> order_of_event_object(const k8s::object& obj, const std::string& cluster) const {
+    if (auto k = order_of_child(obj, cluster, cfg.keys, cfg.order_kind)) return k;
+    for (const auto& ref : cfg.referenced_by)
+      if (auto k = order_of_reference(obj, cluster, ref)) return k;
+    return std::nullopt;
+  }
+
   void on_child_event(const protocol::object_event& ev) {
-    auto now = order_of_child(ev.obj, ev.cluster, cfg.keys, cfg.order_kind);
+    auto now = order_of_event_object(ev.obj, ev.cluster);
     bool routed = now && wake(*now);
+    routed = wake_referencing(ev.obj, ev.cluster) || routed;
     if (ev.old) {
-      auto before = order_of_child(ev.old, ev.cluster, cfg.keys, cfg.order_kind);
+      auto before = order_of_event_object(ev.old, ev.cluster);
       if (before && before != now) routed = wake(*before) || routed;
     }
     routed = wake_related(ev) || routed;
@@ -161,6 +212,7 @@ struct host_state {
     auto i = orders.find(key);
     if (i == orders.end() || i->second.actor.address() != dm.source) return;
     auto e = std::move(i->second);
+    index(key, e.last, {});
     orders.erase(i);
     if (e.retiring) ++retired;
     if (!stopping) {

@@ -10,10 +10,17 @@
 //                           of any other kind: a child, mapped back by the
 //                           ownership labels (or a controller reference to
 //                           the order kind) and woken; old and new versions
-//                           both count, so a relabelled child wakes both orders;
+//                           both count, so a relabelled child wakes both orders.
+//                           of a referencing kind (cfg.referenced_by): the
+//                           order the field names, in the object's namespace on
+//                           the event's cluster (old and new versions both).
+//                           of a referenced kind (cfg.references): every order
+//                           of this kind whose field names the object, through
+//                           the host's index of its orders by that field (no
+//                           scan of the orders).
 //                           of a kind with a wake rule (cfg.wakes): also
 //                           every order of the event's cluster whose latest
-//                           object the rule relates to it (old and new).
+//                           object the rule relates to it (old and new; a scan).
 //                           An object of the order kind that cfg.order_selector
 //                           does not match is routed as another kind's.
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
@@ -49,6 +56,14 @@ struct order_host_config {
   std::string order_selector;
   // Kinds whose events wake many orders (runner: watch_decl::wakes).
   std::vector<wake_rule> wakes;
+  // Kinds whose objects name an order of this kind by a field (holds on
+  // deletion: a KeystoneRoleAssignment's spec.userRef.name).
+  std::vector<reference_field> referenced_by;
+  // Kinds this kind's orders name by a field (a KeystoneRoleAssignment's
+  // spec.userRef.name names a KeystoneUser in the order's namespace, on its
+  // cluster): `gvk` is the named kind, `path` the field of the order. An event
+  // of one wakes the orders that name it.
+  std::vector<reference_field> references;
   pass_factory make_pass;
   caf::actor limiter;  // shared by all hosts; invalid: no limit
   // The limiter's size, published as controller_runtime_max_concurrent_reconciles.

@@ -39,4 +39,22 @@ std::optional<protocol::order_key> order_of_child(const k8s::object& child,
   return labels;
 }
 
+std::string_view string_at(const k8s::object& obj, const std::vector<std::string>& path) {
+  if (!obj || path.empty()) return {};
+  const k8s::json_value* v = &obj.json();
+  for (const auto& p : path) {
+    v = k8s::member(*v, p);
+    if (!v) return {};
+  }
+  return v->IsString() ? k8s::as_string_view(*v) : std::string_view{};
+}
+
+std::optional<protocol::order_key> order_of_reference(const k8s::object& obj, std::string_view cluster,
+                                                      const reference_field& ref) {
+  if (!obj || obj.kind() != ref.gvk.kind || obj.gvk().group != ref.gvk.group) return std::nullopt;
+  auto name = string_at(obj, ref.path);
+  if (name.empty()) return std::nullopt;
+  return protocol::order_key{std::string(cluster), std::string(obj.namespace_()), std::string(name)};
+}
+
 }  // namespace c5c3::runtime

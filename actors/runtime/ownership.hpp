@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace c5c3::runtime {
 
@@ -53,5 +54,24 @@ struct wake_rule {
   k8s::gvk gvk;  // group and kind compared
   wake_fn relates;
 };
+
+// Objects of another kind that name an order of this kind by a field (a
+// KeystoneRoleAssignment's spec.userRef.name names a KeystoneUser in its own
+// namespace, on its own cluster): an event of such an object wakes the order
+// it names (referenced_by). No index is needed in this direction: the name is
+// in the event.
+struct reference_field {
+  k8s::gvk gvk;                    // group and kind compared; any version
+  std::vector<std::string> path;   // e.g. {"spec", "userRef", "name"}
+};
+
+// The string at `path` in `obj` ("" when absent or not a string).
+[[nodiscard]] std::string_view string_at(const k8s::object& obj, const std::vector<std::string>& path);
+
+// The order `obj` names through `ref` (in obj's namespace, on `cluster`), when
+// obj is of ref's kind and the field holds a name.
+[[nodiscard]] std::optional<protocol::order_key> order_of_reference(const k8s::object& obj,
+                                                                    std::string_view cluster,
+                                                                    const reference_field& ref);
 
 }  // namespace c5c3::runtime

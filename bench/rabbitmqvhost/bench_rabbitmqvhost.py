@@ -1,5 +1,8 @@
 #!/usr/bin/python3
-"""N RabbitMQVhost orders created at once against the emulator and the simulated world (issue 7, Measure).
+"""N orders of one kind created at once against the emulator and the simulated world (issues 7 and 12, Measure).
+
+--kind rabbitmqvhost (default), keystoneuser or keystoneproject; the Keystone kinds need the simulated K-ORC
+and its in-memory identity service in `c5c3-sim world`.
 
 Runs c5c3-sim apiserver, c5c3-sim world (in-memory broker and OpenBao) and c5c3-operator as separate
 processes, creates N orders in one go, and prints:
@@ -9,7 +12,7 @@ processes, creates N orders in one go, and prints:
   - the operator's RSS per order (RSS after convergence minus RSS before the orders, over N),
   - CPU seconds of each process during the convergence.
 
-Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--orders N] [--steady SECONDS] [--bin DIR]
+Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
@@ -74,13 +77,19 @@ def wait_for(probe, what, limit):
     sys.exit(f"timed out waiting for {what}")
 
 
-def order_yaml(i):
-    return (f"apiVersion: c5c3.io/v1alpha1\nkind: RabbitMQVhost\nmetadata:\n  name: bench-{i:05d}\n"
+KINDS = {"rabbitmqvhost": ("RabbitMQVhost", "rabbitmqvhosts"),
+         "keystoneuser": ("KeystoneUser", "keystoneusers"),
+         "keystoneproject": ("KeystoneProject", "keystoneprojects")}
+
+
+def order_yaml(kind, i):
+    return (f"apiVersion: c5c3.io/v1alpha1\nkind: {KINDS[kind][0]}\nmetadata:\n  name: bench-{i:05d}\n"
             f"  namespace: tenant-a\nspec:\n  controlPlaneRef:\n    name: cp\n    namespace: openstack\n")
 
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--kind", choices=sorted(KINDS), default="rabbitmqvhost")
     ap.add_argument("--orders", type=int, default=1000)
     ap.add_argument("--steady", type=int, default=60)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
@@ -125,7 +134,7 @@ def main():
 
         orders_file = os.path.join(work, "orders.yaml")
         with open(orders_file, "w") as f:
-            f.write("---\n".join(order_yaml(i) for i in range(a.orders)))
+            f.write("---\n".join(order_yaml(a.kind, i) for i in range(a.orders)))
         op = procs["operator"].pid
         rss0 = rss_kib(op)
         cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
@@ -135,7 +144,7 @@ def main():
         created = time.time() - t0
 
         def all_ready():
-            items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", "rabbitmqvhosts")["items"]
+            items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[a.kind][1])["items"]
             ready = sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
                         if c["type"] == "Ready" and c["status"] == "True")
             return ready >= a.orders
@@ -150,7 +159,7 @@ def main():
 
         conv = diff(req0, req1)
         steady = diff(req1, req2)
-        print(f"orders                                  {a.orders}")
+        print(f"orders                                  {a.orders} {KINDS[a.kind][0]}")
         print(f"kubectl create of all orders            {created:.1f} s")
         print(f"seconds until all Ready                 {converged:.1f} s")
         print(f"operator requests per order (converge)  {sum(conv.values()) / a.orders:.2f}  "

@@ -35,16 +35,29 @@ std::string request_line(const rest_request& r) {
   return r.method + " " + (q == std::string::npos ? r.target : r.target.substr(0, q));
 }
 
-// A decoded object, or an error naming what could not be read.
-result<object> decode_object(const rest_response& res, const std::string& request) {
+// A decoded object, or an error naming what could not be read. With
+// `expected`, the answer must be an object of that kind with a name (a proxy
+// or a broken server answering something else is an error, not an object).
+result<object> decode_object(const rest_response& res, const std::string& request,
+                             const api_resource* expected) {
   std::string err;
   auto o = object::parse(res.body, &err);
-  if (!o) {
+  auto fail = [&](std::string why) -> result<object> {
     api_error e;
     e.code = res.status;
     e.request = request;
-    e.message = "cannot decode the server's answer: " + err;
+    e.message = "cannot decode the server's answer: " + why;
     return e;
+  };
+  if (!o) return fail(err);
+  if (expected) {
+    auto kind = o->kind();
+    auto api_version = o->api_version();
+    if ((!kind.empty() && kind != expected->kind) ||
+        (!api_version.empty() && gvk::from_api_version(api_version, kind).group != expected->group))
+      return fail("it is a " + std::string(kind) + " (" + std::string(api_version) + "), not a " + expected->kind +
+                  " (" + expected->api_version() + ")");
+    if (o->name().empty() && o->generate_name().empty()) return fail("it names no object (no metadata.name)");
   }
   return std::move(*o);
 }
@@ -220,11 +233,11 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   }
 
   // Sends and decodes an object answer.
-  void object_request(rest_request req, callback<object> done) {
+  void object_request(rest_request req, const api_resource& expected, callback<object> done) {
     auto line = request_line(req);
-    send(std::move(req), [line, done = std::move(done)](result<rest_response> r) {
+    send(std::move(req), [line, expected, done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));
-      done(decode_object(r.value(), line));
+      done(decode_object(r.value(), line, &expected));
     });
   }
 
@@ -264,18 +277,26 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         }
         return st->done(std::move(r.error()));
       }
-      std::string err;
-      auto doc = parse_json(r->body, &err);
-      if (!doc || !doc->IsObject()) {
+      auto refuse = [&](std::string why) {
         api_error e;
         e.code = r->status;
         e.request = line;
-        e.message = "cannot decode the server's answer: " + err;
-        return st->done(std::move(e));
-      }
-      if (const json_value* items = member(*doc, "items"); items && items->IsArray()) {
+        e.message = "cannot decode the server's answer: " + why;
+        st->done(std::move(e));
+      };
+      std::string err;
+      auto doc = parse_json(r->body, &err);
+      if (!doc || !doc->IsObject()) return refuse(doc ? "it is not a JSON object" : err);
+      const json_value* items = member(*doc, "items");
+      // An answer without items is not an empty list: taking it for one would
+      // empty the caller's view of the cluster.
+      if (!items || !(items->IsArray() || items->IsNull())) return refuse("it is not a list (no items)");
+      if (items->IsArray()) {
         std::string api_version = st->k.api_version();
         for (const auto& item : items->GetArray()) {
+          auto item_kind = get_string(item, {"kind"});
+          if (!item.IsObject() || (!item_kind.empty() && item_kind != st->k.kind))
+            return refuse("an item is not a " + st->k.kind);
           json_document d = copy_document(item);
           if (!member(d, "apiVersion")) set_member(d, "apiVersion", make_string(api_version, d.GetAllocator()), d.GetAllocator());
           if (!member(d, "kind")) set_member(d, "kind", make_string(st->k.kind, d.GetAllocator()), d.GetAllocator());
@@ -366,7 +387,7 @@ void client::get(const gvk& k, std::string ns, std::string name, callback<object
   impl_->with_resource<object>(k, std::move(done), [self = impl_, ns, name](api_resource res, callback<object> done) {
     rest_request req;
     req.target = resource_path(res, ns, name);
-    self->object_request(std::move(req), std::move(done));
+    self->object_request(std::move(req), res, std::move(done));
   });
 }
 
@@ -397,7 +418,7 @@ void client::create(object obj, write_options opts, callback<object> done) {
     req.target = resource_path(res, obj.namespace_()) + query_string(write_query(opts.field_manager, opts.dry_run));
     req.content_type = "application/json";
     req.body = obj.to_json();
-    self->object_request(std::move(req), std::move(done));
+    self->object_request(std::move(req), res, std::move(done));
   });
 }
 
@@ -412,7 +433,7 @@ void put(const std::shared_ptr<client::impl>& self, object obj, write_options op
                  query_string(write_query(opts.field_manager, opts.dry_run));
     req.content_type = "application/json";
     req.body = obj.to_json();
-    self->object_request(std::move(req), std::move(done));
+    self->object_request(std::move(req), res, std::move(done));
   });
 }
 }  // namespace
@@ -441,7 +462,7 @@ void client::patch(const gvk& k, std::string ns, std::string name, patch_type ty
       case patch_type::apply: req.content_type = "application/apply-patch+yaml"; break;
     }
     req.body = body;
-    self->object_request(std::move(req), std::move(done));
+    self->object_request(std::move(req), res, std::move(done));
   });
 }
 
@@ -479,7 +500,7 @@ void client::remove(const gvk& k, std::string ns, std::string name, delete_optio
     auto line = request_line(req);
     self->send(std::move(req), [line, done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));
-      auto o = decode_object(r.value(), line);
+      auto o = decode_object(r.value(), line, nullptr);
       if (o.ok() && o->kind() == "Status") return done(object());
       done(std::move(o));
     });
@@ -499,6 +520,10 @@ class watch_stream : public watch_handle, public std::enable_shared_from_this<wa
   std::weak_ptr<http_stream> stream;
   bool cancelled = false;
   json_stream_splitter splitter;
+  // Set once the stream carried something that is not a watch event: the
+  // watch ends with this error (as client-go's does), nothing after it counts.
+  std::string decode_error;
+  std::string kind;  // what the watch is of: events of another kind are refused
   std::function<void(watch_event)> on_event;
   std::function<void(result<bool>)> on_end;
   std::string request;
@@ -520,6 +545,7 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
                                             std::function<void(watch_event)> on_event,
                                             std::function<void(result<bool>)> on_end) {
   auto w = std::make_shared<watch_stream>();
+  w->kind = k.kind;
   w->on_event = std::move(on_event);
   w->on_end = std::move(on_end);
   auto self = impl_;
@@ -541,13 +567,27 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
       if (auto e = self->authenticate(req)) return w->on_end(std::move(*e));
       stream_callbacks cb;
       cb.on_data = [w](std::string_view data) {
+        if (!w->decode_error.empty()) return;
         std::string err;
-        for (auto& text : w->splitter.feed(data, &err)) {
+        auto texts = w->splitter.feed(data, &err);
+        for (auto& text : texts) {
           std::string perr;
-          if (auto ev = parse_watch_event(text, &perr)) {
-            if (ev->type == watch_event_type::error) ev->error.request = w->request;
-            w->on_event(std::move(*ev));
+          auto ev = parse_watch_event(text, &perr);
+          if (!ev) {
+            err = perr;
+            break;
           }
+          bool object_event = ev->type != watch_event_type::error && ev->type != watch_event_type::bookmark;
+          if (object_event && ((!ev->obj.kind().empty() && ev->obj.kind() != w->kind) || ev->obj.name().empty())) {
+            err = "an event whose object is not a named " + w->kind;
+            break;
+          }
+          if (ev->type == watch_event_type::error) ev->error.request = w->request;
+          w->on_event(std::move(*ev));
+        }
+        if (!err.empty()) {
+          w->decode_error = "unable to decode an event from the watch stream: " + err;
+          w->cancel();
         }
       };
       auto started = std::chrono::steady_clock::now();
@@ -557,6 +597,12 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
           request_observation o{method, r.ok() ? std::to_string(r->status) : "<error>",
                                 self->transport->url().host_header(), std::chrono::steady_clock::now() - started};
           self->cfg.observer->on_request(o);
+        }
+        if (!w->decode_error.empty()) {
+          api_error e;
+          e.request = w->request;
+          e.message = w->decode_error;
+          return w->on_end(std::move(e));
         }
         if (r.ok() && r->status == 200) return w->on_end(true);
         if (r.ok()) {

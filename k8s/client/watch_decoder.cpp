@@ -10,11 +10,18 @@ std::vector<std::string> json_stream_splitter::feed(std::string_view chunk, std:
     if (depth_ == 0) {
       if (std::isspace(static_cast<unsigned char>(c))) continue;
       if (c != '{') {
-        if (error) *error = std::string("unexpected byte '") + c + "' between watch events";
+        if (error && error->empty()) *error = std::string("unexpected byte '") + c + "' between watch events";
         continue;
       }
     }
     current_ += c;
+    if (current_.size() > max_watch_event_bytes) {
+      if (error) *error = "a watch event is larger than " + std::to_string(max_watch_event_bytes >> 20) + " MiB";
+      current_.clear();
+      depth_ = 0;
+      in_string_ = escape_ = false;
+      return out;
+    }
     if (in_string_) {
       if (escape_) escape_ = false;
       else if (c == '\\') escape_ = true;

@@ -11,6 +11,9 @@
 
 namespace c5c3::k8s {
 
+// The largest watch event accepted (kube stores objects of at most 1.5 MiB).
+inline constexpr std::size_t max_watch_event_bytes = 64u << 20;
+
 class json_stream_splitter {
  public:
   // Appends `chunk`; returns the complete top-level JSON texts it finished.

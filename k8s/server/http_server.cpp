@@ -3,6 +3,8 @@
 // interface, so Beast's read/write are instantiated once.
 #include "k8s/server/http_server.hpp"
 
+#include "k8s/server/detail/beast_request.hpp"
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -356,22 +358,15 @@ void http_server::impl::serve(tcp::socket sock, std::shared_ptr<std::atomic<bool
     beast::flat_buffer buf;
     while (!stopping_) {
       http::request_parser<http::string_body> parser;
-      parser.body_limit(64 * 1024 * 1024);
+      parser.body_limit(detail::request_body_limit);
       http::read(*stream, buf, parser, ec);
       if (ec) break;
-      auto& msg = parser.get();
-      http_request req;
-      req.method = std::string(msg.method_string());
-      req.target = std::string(msg.target());
-      auto q = req.target.find('?');
-      req.path = url_decode(std::string_view(req.target).substr(0, q));
-      if (q != std::string::npos) req.query = req.target.substr(q + 1);
-      for (const auto& f : msg)
-        req.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
-      req.body = std::move(msg.body());
+      bool keep_alive = parser.get().keep_alive();
+      unsigned version = parser.get().version();
+      http_request req = detail::to_http_request(parser.release());
       req.remote_address = remote;
       req.peer = peer;
-      responder r{*stream, fd, msg.keep_alive(), msg.version(), stopping_, sock};
+      responder r{*stream, fd, keep_alive, version, stopping_, sock};
       try {
         handler_(req, r);
       } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include "sim/apiserver/builtin_kinds.hpp"
 #include "sim/apiserver/faults_codec.hpp"
 #include "sim/apiserver/kind_rules.hpp"
+#include "sim/apiserver/service_account_token.hpp"
 
 #include <fmt/format.h>
 
@@ -60,6 +61,7 @@ void apiserver::impl::load_pki_and_token() {
     serving_ = make_signed(ca_, "c5c3-sim-apiserver", {}, true, {"localhost", "kubernetes", "kubernetes.default"},
                            {"127.0.0.1"});
   if (token_.empty()) token_ = random_hex(24);
+  sa_key_ = service_account_signing_key(token_);
 }
 
 void apiserver::impl::load_token_file() {
@@ -134,12 +136,7 @@ void apiserver::impl::load_manifests(const std::string& dir) {
     if (!kind)
       throw std::runtime_error(fmt::format("manifest of unknown kind {} {}", gvk.api_version(), gvk.kind));
     k8s::api_resource copy = *kind;
-    request_info ri;
-    ri.verb = "create";
-    ri.group = copy.group;
-    ri.version = copy.version;
-    ri.plural = copy.plural;
-    ri.kind = &copy;
+    request_info ri = own_create(copy);
     if (copy.namespaced) {
       ri.namespace_ = k8s::get_string(d, {"metadata", "namespace"});
       if (ri.namespace_.empty()) ri.namespace_ = "default";
@@ -154,6 +151,12 @@ void apiserver::impl::load_manifests(const std::string& dir) {
 }
 
 void apiserver::impl::start() {
+  if (opts_.authorization_mode != "AlwaysAllow" && opts_.authorization_mode != "RBAC")
+    throw std::runtime_error("unsupported authorization mode " + opts_.authorization_mode +
+                             " (AlwaysAllow or RBAC)");
+  for (const auto& p : opts_.admission_plugins)
+    if (p != "OwnerReferencesPermissionEnforcement")
+      throw std::runtime_error("unsupported admission plugin " + p + " (OwnerReferencesPermissionEnforcement)");
   {
     std::lock_guard lock(mu_);
     load_state();
@@ -173,6 +176,7 @@ void apiserver::impl::start() {
       create_locked(ri, std::move(d), false, nullptr);
     }
     sync_local_apiservices_locked();
+    ensure_bootstrap_policy_locked();
   }
   for (auto& dir : opts_.crd_dirs) load_manifests(dir);
   if (!opts_.faults_file.empty()) load_faults_file(opts_.faults_file);
@@ -304,6 +308,16 @@ std::string apiserver::url() const {
 }
 std::string apiserver::ca_pem() const { return impl_->ca_.cert_pem; }
 std::string apiserver::token() const { return impl_->token_; }
+
+std::string apiserver::service_account_token(const std::string& namespace_, const std::string& name,
+                                             std::chrono::seconds ttl) const {
+  std::lock_guard lock(impl_->mu_);
+  try {
+    return impl_->issue_token_locked(namespace_, name, ttl.count(), {std::string(service_account_issuer)});
+  } catch (const api_failure& f) {
+    throw std::runtime_error(f.err.message);
+  }
+}
 
 std::string apiserver::kubeconfig_yaml() const {
   std::string cluster = impl_->opts_.plain_http

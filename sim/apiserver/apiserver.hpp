@@ -37,6 +37,14 @@ struct apiserver_options {
   // (continue tokens, resourceVersionMatch=Exact) are rebuilt from this
   // history and expire with it too.
   std::size_t watch_history = 1000;
+  // kube-apiserver's --authorization-mode: "AlwaysAllow" (every authenticated
+  // request; the default) or "RBAC" (Roles, ClusterRoles and their bindings
+  // decide; system:masters, which the admin token is in, may do anything).
+  std::string authorization_mode = "AlwaysAllow";
+  // kube-apiserver's --enable-admission-plugins beyond the emulator's built-in
+  // behaviour; known: "OwnerReferencesPermissionEnforcement" (setting
+  // blockOwnerDeletion needs `update` on the owner's `finalizers`).
+  std::vector<std::string> admission_plugins;
 };
 
 // One fault rule. Empty match fields match anything. `verb` is kube's verb
@@ -60,6 +68,12 @@ struct fault_rule {
   int cut_watch_after_events = -1;  // >= 0: a matched watch stream ends after N events
   bool expire_resume = false;       // a watch/list with a resourceVersion gets 410 Expired
   bool reset_connection = false;    // the TCP connection is reset instead of answered
+  // A hostile answer: the request is served, its answer spoiled (see
+  // hostile.hpp): "truncated", "huge", "wrongKind", "missingField",
+  // "nonUtf8" or "garbage"; `body_bytes` and `body_field` tune them.
+  std::string body;
+  std::size_t body_bytes = 0;
+  std::string body_field;
   // How many times the rule fires; -1 forever. A rule that has fired `times`
   // times stays listed but no longer matches.
   int times = -1;
@@ -112,6 +126,12 @@ class apiserver {
   // A kubeconfig (context "c5c3-sim", user with the admin token) for url().
   std::string kubeconfig_yaml() const;
   void write_kubeconfig(const std::string& path) const;
+
+  // A bearer token of ServiceAccount `namespace_/name` (which must exist), as
+  // a TokenRequest gives it: user system:serviceaccount:NS:NAME in groups
+  // system:serviceaccounts and system:serviceaccounts:NS.
+  std::string service_account_token(const std::string& namespace_, const std::string& name,
+                                    std::chrono::seconds ttl = std::chrono::hours(1)) const;
 
   // A client certificate for user `cn` in `groups`, signed by the CA.
   client_certificate issue_client_certificate(const std::string& cn,

@@ -41,7 +41,21 @@ struct request_info {
   std::string verb;  // get, list, watch, create, update, patch, delete, deletecollection
   std::string group, version, plural, subresource, namespace_, name;
   const k8s::api_resource* kind = nullptr;  // served kind at that group/version
+  const identity* who = nullptr;  // the requester; null for the emulator's own writes (no admission)
 };
+
+// A create by the emulator itself (manifests at start, bootstrap objects) of
+// kind `copy`, which must outlive the request.
+inline request_info own_create(const k8s::api_resource& copy, std::string namespace_ = {}) {
+  request_info ri;
+  ri.verb = "create";
+  ri.group = copy.group;
+  ri.version = copy.version;
+  ri.plural = copy.plural;
+  ri.kind = &copy;
+  ri.namespace_ = std::move(namespace_);
+  return ri;
+}
 
 struct watch_event {
   std::string type;  // ADDED, MODIFIED, DELETED
@@ -91,6 +105,9 @@ class apiserver::impl {
   std::optional<discovery_answer> cached_discovery(const k8s::http_request& req);
   void serve_resource(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
                       const identity& who);
+  // The request once its fault rule (if any) is known; `res` spoils hostile answers.
+  void serve_matched(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
+                     const identity& who, const std::optional<fault_rule>& fault);
   void serve_admin(const k8s::http_request& req, k8s::http_responder& res);
   // `warnings`: Warning header values (field validation's Warn).
   void send_object(const k8s::http_request& req, k8s::http_responder& res,
@@ -159,6 +176,23 @@ class apiserver::impl {
   void serve_watch(const k8s::http_request& req, k8s::http_responder& res, const request_info& ri,
                    int cut_after_events, bool expire_resume);
 
+  // ---- authorization, ServiceAccount tokens, admission (authorization.cpp) ----
+  bool rbac_enabled() const { return opts_.authorization_mode == "RBAC"; }
+  // With RBAC: 403 (kube's Status) unless `who` may make this request.
+  std::optional<k8s::api_error> check_access(const k8s::http_request& req, const identity& who) const;
+  // The identity of a ServiceAccount token this server issued, if its
+  // ServiceAccount still exists with the uid the token names.
+  std::optional<identity> authenticate_service_account(std::string_view token) const;
+  std::string issue_token_locked(const std::string& ns, const std::string& name, std::int64_t seconds,
+                                 std::vector<std::string> audiences) const;
+  // POST .../serviceaccounts/NAME/token (TokenRequest).
+  void serve_token_request(const k8s::http_request& req, k8s::http_responder& res, const request_info& ri);
+  // The bootstrap ClusterRoles and bindings, created when missing (RBAC only).
+  void ensure_bootstrap_policy_locked();
+  // Validating admission of a write by ri.who (create: `old` null), after
+  // validation: OwnerReferencesPermissionEnforcement when enabled. Throws 403.
+  void admit_locked(const request_info& ri, const k8s::json_value* old, const k8s::json_value& next) const;
+
   // ---- faults (faults.cpp) ----
   // The first matching rule (counted), if any.
   std::optional<fault_rule> match_fault(const request_info& ri, const k8s::http_request& req,
@@ -171,6 +205,7 @@ class apiserver::impl {
   key_pair_pem ca_;
   key_pair_pem serving_;
   std::string token_;
+  std::string sa_key_;  // signs ServiceAccount tokens; derived from token_
   std::map<std::string, identity> tokens_;  // token -> identity
 
   mutable std::mutex mu_;

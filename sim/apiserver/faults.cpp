@@ -3,6 +3,9 @@
 #include "k8s/yaml.hpp"
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/faults_codec.hpp"
+#include "sim/apiserver/hostile.hpp"
+
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -43,10 +46,18 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
   r.expire_resume = k8s::get_bool(v, {"expireResume"}).value_or(false);
   r.reset_connection = k8s::get_bool(v, {"resetConnection"}).value_or(false);
   r.times = static_cast<int>(k8s::get_int(v, {"times"}).value_or(-1));
+  r.body = k8s::get_string(v, {"body"});
+  r.body_bytes = static_cast<std::size_t>(std::max<std::int64_t>(0, k8s::get_int(v, {"bodyBytes"}).value_or(0)));
+  r.body_field = k8s::get_string(v, {"bodyField"});
+  if (!r.body.empty() && !known_hostile_body(r.body)) {
+    if (error) *error = "unknown fault body: " + r.body;
+    return std::nullopt;
+  }
   for (auto it = v.MemberBegin(); it != v.MemberEnd(); ++it) {
     static const char* known[] = {"id", "verb", "resource", "namespace", "name", "client", "status",
                                   "retryAfterSeconds", "message", "latency", "cutWatchAfterEvents",
-                                  "expireResume", "resetConnection", "times"};
+                                  "expireResume", "resetConnection", "times", "body", "bodyBytes",
+                                  "bodyField"};
     bool ok = false;
     for (auto* k : known) ok |= k8s::as_string_view(it->name) == k;
     if (!ok) {
@@ -77,6 +88,9 @@ k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
   if (r.expire_resume) v.AddMember("expireResume", true, a);
   if (r.reset_connection) v.AddMember("resetConnection", true, a);
   if (r.times >= 0) v.AddMember("times", r.times, a);
+  str("body", r.body);
+  if (r.body_bytes) v.AddMember("bodyBytes", static_cast<std::uint64_t>(r.body_bytes), a);
+  str("bodyField", r.body_field);
   return v;
 }
 

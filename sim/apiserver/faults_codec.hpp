@@ -13,6 +13,9 @@
 //     expireResume: true     # watch/list with a resourceVersion: 410 Expired
 //     resetConnection: true
 //     times: 1               # fire at most this often (default: forever)
+//     body: truncated        # serve, then spoil the answer (hostile.hpp): truncated huge
+//     bodyBytes: 100         #   wrongKind missingField nonUtf8 garbage
+//     bodyField: metadata
 // A file holds a list of rules, or {rules: [...]}, or one rule per document.
 #pragma once
 

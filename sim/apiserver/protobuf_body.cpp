@@ -346,6 +346,18 @@ void role_binding(builder& b, json_value& o, const field& f) {
   }
 }
 
+// TokenRequest (kubectl create token): spec {audiences: 1, boundObjectRef: 3
+// (not decoded), expirationSeconds: 4}.
+void token_request(builder& b, json_value& o, const field& f) {
+  if (f.number != 2) return;
+  json_value spec(rapidjson::kObjectType);
+  each_field(need_bytes(f), [&](const field& s) {
+    if (s.number == 1) b.append(spec, "audiences", b.str(need_bytes(s)));
+    if (s.number == 4) b.set(spec, "expirationSeconds", json_value(static_cast<std::int64_t>(s.integer)));
+  });
+  b.set(o, "spec", std::move(spec));
+}
+
 const std::map<std::string, kind_decoder, std::less<>>& decoders() {
   static const std::map<std::string, kind_decoder, std::less<>> m = {
       {"v1/ConfigMap", config_map},
@@ -357,6 +369,7 @@ const std::map<std::string, kind_decoder, std::less<>>& decoders() {
       {"rbac.authorization.k8s.io/v1/ClusterRole", role},
       {"rbac.authorization.k8s.io/v1/RoleBinding", role_binding},
       {"rbac.authorization.k8s.io/v1/ClusterRoleBinding", role_binding},
+      {"authentication.k8s.io/v1/TokenRequest", token_request},
   };
   return m;
 }

@@ -6,7 +6,7 @@
 // The envelope is k8s.io/apimachinery runtime.Unknown after the 4-byte magic
 // "k8s\0": typeMeta (1: apiVersion, kind), raw (2), contentEncoding (3),
 // contentType (4). `raw` is the kind's generated.proto message; this decoder
-// knows ConfigMap, Namespace, Secret, ServiceAccount, Service and the RBAC kinds (with
+// knows ConfigMap, Namespace, Secret, ServiceAccount, Service, the RBAC kinds and TokenRequest (with
 // the ObjectMeta fields a client sets) and turns them into the JSON the API
 // would take.
 #pragma once

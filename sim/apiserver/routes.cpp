@@ -4,6 +4,7 @@
 #include "k8s/yaml.hpp"
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/bridges.hpp"
+#include "sim/apiserver/hostile.hpp"
 #include "sim/apiserver/kind_rules.hpp"
 #include "sim/apiserver/protobuf_body.hpp"
 
@@ -99,7 +100,7 @@ std::optional<identity> apiserver::impl::authenticate(const k8s::http_request& r
     while (!tok.empty() && tok.back() == ' ') tok.pop_back();
     if (tok == token_) return identity{"admin", {"system:masters", "system:authenticated"}, tok};
     if (auto it = tokens_.find(tok); it != tokens_.end()) return it->second;
-    return std::nullopt;
+    return authenticate_service_account(tok);
   }
   if (req.peer && !req.peer->common_name.empty()) {
     identity id{req.peer->common_name, req.peer->organizations, ""};
@@ -157,6 +158,10 @@ void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& 
     res.send(error_response(k8s::make_unauthorized()));
     return;
   }
+  if (auto denied = check_access(req, *who)) {
+    res.send(error_response(*denied));
+    return;
+  }
   try {
     if (path.rfind("/sim/", 0) == 0) {
       serve_admin(req, res);
@@ -175,6 +180,7 @@ void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& 
       return;
     }
     request_info ri;
+    ri.who = &*who;
     std::size_t at = 0;
     if (segs[0] == "api") {
       ri.version = segs[1];
@@ -233,6 +239,11 @@ void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& 
         ri.kind = &copy;
       }
     }
+    if (ri.kind && ri.group.empty() && ri.plural == "serviceaccounts" && ri.subresource == "token" &&
+        !ri.namespace_.empty()) {
+      serve_token_request(req, res, ri);
+      return;
+    }
     if (!ri.kind || (!ri.subresource.empty() && !(ri.subresource == "status" && ri.kind->status_subresource)) ||
         (!ri.kind->namespaced && !ri.namespace_.empty() && ri.plural != "namespaces")) {
       res.send(error_response(not_found_path()));
@@ -250,8 +261,18 @@ void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& 
 
 void apiserver::impl::serve_resource(const k8s::http_request& req, k8s::http_responder& res,
                                      request_info& ri, const identity& who) {
-  const auto& r = *ri.kind;
   auto fault = match_fault(ri, req, who);
+  if (fault && !fault->body.empty()) {
+    hostile_responder spoiled(res, *fault);
+    serve_matched(req, spoiled, ri, who, fault);
+    return;
+  }
+  serve_matched(req, res, ri, who, fault);
+}
+
+void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_responder& res, request_info& ri,
+                                    const identity& who, const std::optional<fault_rule>& fault) {
+  const auto& r = *ri.kind;
   if (fault) {
     if (fault->latency.count() > 0) std::this_thread::sleep_for(fault->latency);
     if (fault->reset_connection) {

@@ -192,6 +192,7 @@ object apiserver::impl::create_locked(const request_info& ri, json_document body
     k8s::remove_member(md, f);
   prepare_for_create(r, body, !is_builtin(r));
   validate_kind(r, body, nullptr);
+  admit_locked(ri, nullptr, body);
   auto& md2 = k8s::ensure_object(body, {"metadata"}, a);
   k8s::set_member(md2, "uid", k8s::make_string(new_uid(), a), a);
   k8s::set_member(md2, "creationTimestamp", k8s::make_string(now(), a), a);
@@ -265,6 +266,7 @@ object apiserver::impl::update_locked(const request_info& ri, json_document body
   (void)a;
   prepare_for_update(r, next, old);
   validate_kind(r, next, &old);
+  admit_locked(ri, &old.json(), next);
   if (old.terminating()) {
     auto oldf = old.finalizers();
     std::vector<std::string> added;

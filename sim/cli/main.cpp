@@ -1,6 +1,7 @@
 // c5c3-sim: the simulators' command line.
 //   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
 //                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
+//                      [--authorization-mode AlwaysAllow|RBAC] [--enable-admission-plugins P,...]
 //   c5c3-sim world ...; c5c3-sim grafana|trickster|rancher|monitoring ... (sim/monitoring)
 #include "k8s/signals.hpp"
 #include "sim/apiserver/apiserver.hpp"
@@ -22,7 +23,8 @@ int usage(const char* msg) {
   if (msg) std::cerr << "c5c3-sim: " << msg << "\n";
   std::cerr << "usage: c5c3-sim apiserver --listen HOST:PORT --kubeconfig-out FILE [--plain-http]\n"
                "                          [--crds DIR]... [--data-dir DIR] [--faults FILE]\n"
-               "                          [--token-file FILE]\n"
+               "                          [--token-file FILE] [--authorization-mode AlwaysAllow|RBAC]\n"
+               "                          [--enable-admission-plugins OwnerReferencesPermissionEnforcement]\n"
                "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n"
                "       c5c3-sim grafana|trickster|rancher|monitoring [--listen HOST:PORT] ... (the\n"
                "                monitoring stand-ins; <name> --help)\n";
@@ -68,6 +70,15 @@ int run_apiserver(const std::vector<std::string>& args) {
       opts.faults_file = *v;
     } else if (a == "--token-file") {
       opts.token_file = *v;
+    } else if (a == "--authorization-mode") {
+      opts.authorization_mode = *v;
+    } else if (a == "--enable-admission-plugins") {
+      for (std::size_t at = 0; at <= v->size();) {
+        auto comma = v->find(',', at);
+        if (comma == std::string::npos) comma = v->size();
+        if (comma > at) opts.admission_plugins.push_back(v->substr(at, comma - at));
+        at = comma + 1;
+      }
     } else {
       return usage(("unknown option " + a).c_str());
     }

@@ -2,6 +2,7 @@
 // string and %v of a float64 / JSON value.
 #pragma once
 
+#include "k8s/go_quote.hpp"
 #include "k8s/json.hpp"
 
 #include <string>
@@ -9,8 +10,8 @@
 
 namespace c5c3::sim::validation {
 
-// strconv.Quote: a double-quoted Go string literal.
-std::string go_quote(std::string_view s);
+// strconv.Quote: a double-quoted Go string literal (k8s/go_quote.hpp).
+using k8s::go_quote;
 // fmt's %v of a float64 ("1", "1.5", "1e+21", "1e-05").
 std::string go_float(double d);
 // %v of a number as kube decodes JSON: integers as int64, others as float64.

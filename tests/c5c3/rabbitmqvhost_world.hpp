@@ -87,7 +87,7 @@ inline object source_secret(const std::map<std::string, std::string>& data = six
 }
 
 inline object push_secret(std::string_view hash, std::string_view before, std::string_view synced) {
-  auto b = vhost::build_push_secret(names().push_secret(), "openstack", names().source_secret(),
+  auto b = orders::build_push_secret(names().push_secret(), "openstack", names().source_secret(),
                                     names().remote_key("openstack"), {"SecretStore", "openbao-tenant-store", true})
                .edit();
   b.set_annotation("c5c3.io/rabbitmqvhost-push-hash", hash);

@@ -23,57 +23,10 @@ import urllib.request
 import pika
 from kubernetes import client, config
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from e2e import Procs, eventually, log  # noqa: E402
+
 GRACE = 6  # seconds: the declared rotation's grace period
-
-
-def log(msg):
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-def eventually(probe, what, limit=90):
-    deadline = time.time() + limit
-    last = None
-    while time.time() < deadline:
-        try:
-            last = probe()
-            if last:
-                return last
-        except client.exceptions.ApiException as e:
-            last = e
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what}; last: {last}")
-
-
-class Procs:
-    def __init__(self, workdir):
-        self.workdir = workdir
-        self.procs = []
-
-    def start(self, name, argv, wait_for=None):
-        out = open(os.path.join(self.workdir, name + ".log"), "w")
-        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
-        self.procs.append((name, p))
-        if wait_for:
-            eventually(lambda: p.poll() is None and wait_for in open(out.name).read(), f"{name}: {wait_for}", 60)
-        return p
-
-    def stop(self):
-        for name, p in reversed(self.procs):
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    rc = p.wait(30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    rc = p.wait()
-                log(f"{name} exited {rc}")
-
-    def dump(self):
-        for name, _ in self.procs:
-            path = os.path.join(self.workdir, name + ".log")
-            lines = open(path).read().splitlines()
-            print(f"--- {name}.log (last 40 lines) ---")
-            print("\n".join(lines[-40:]))
 
 
 def amqp_opens(url):

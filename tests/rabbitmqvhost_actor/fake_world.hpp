@@ -39,6 +39,7 @@ struct fake_store {
   caf::actor order_actor;
   std::set<std::string> unserved;  // kinds answering no_match
   int status_conflicts = 0;        // the next N status writes answer Conflict
+  std::vector<std::string> patches;  // "Kind/name[/subresource]" of every patch, in order
 
   const k8s::object* get(const std::string& kind, const std::string& ns, const std::string& name) const {
     auto it = objects.find({kind, ns, name});
@@ -137,6 +138,7 @@ inline caf::behavior fake_cluster(caf::event_based_actor*, std::shared_ptr<fake_
         return fake_store_put(*s, std::move(b).freeze(), false);
       },
       [s](const protocol::patch_request& r) -> result {
+        s->patches.push_back(r.ref.gvk.kind + "/" + r.ref.name + (r.subresource.empty() ? "" : "/" + r.subresource));
         auto* live = s->get(r.ref.gvk.kind, r.ref.namespace_, r.ref.name);
         if (!live) return not_found_error(r.ref.name);
         auto patch = k8s::parse_json(r.body);

@@ -144,6 +144,12 @@ def role_rules(src):
     return yaml.safe_load(open(os.path.join(src, "deploy", "rbac", "role.yaml")))
 
 
+def keystone_rule(rule):
+    """The Keystone orders' rules (their kinds, the holds' reads, K-ORC): exercised by tests/keystone_actor
+    and the Keystone e2e until the real world runs a K-ORC."""
+    return "openstack.k-orc.cloud" in rule["apiGroups"] or any(r.startswith("keystone") for r in rule["resources"])
+
+
 def rbac(s):
     """Each rule removed in turn: the operator must fail a step that names the rule's resource."""
     kc = s.admin
@@ -155,6 +161,10 @@ def rbac(s):
     unneeded = []
     for i, rule in enumerate(full["rules"]):
         what = f"rule {i} ({','.join(rule['apiGroups'])} {','.join(rule['resources'])})"
+        if keystone_rule(rule):
+            # A RabbitMQVhost order needs none of them; the real world has no K-ORC yet.
+            log(f"{what}: the Keystone orders' rule, not exercised by a RabbitMQVhost order")
+            continue
         less = dict(full, rules=[r for j, r in enumerate(full["rules"]) if j != i])
         kubectl(kc, "apply", "-f", "-", stdin=yaml.safe_dump(less), check=True)
         name = f"rbac-{i}"

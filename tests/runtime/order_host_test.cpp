@@ -60,11 +60,15 @@ struct host_fixture : registry_holder, coordinator_fixture {
   caf::actor gate = keep(sys.spawn(gate_actor, "gate"));
   std::shared_ptr<controller_metrics> m = std::make_shared<controller_metrics>(reg, "keystoneuser");
 
-  caf::actor host(bool gated, caf::actor limiter = {}, const std::function<void(order_host_config&)>& tune = {}) {
+  caf::actor host(bool gated, caf::actor limiter = {}, std::vector<reference_field> referenced_by = {},
+                  std::vector<reference_field> references = {},
+                  const std::function<void(order_host_config&)>& tune = {}) {
     order_host_config hc;
     hc.controller = "keystoneuser";
     hc.order_kind = kind;
     hc.keys = keys;
+    hc.referenced_by = std::move(referenced_by);
+    hc.references = std::move(references);
     auto g = gate;
     auto l = log;
     hc.make_pass = [g, l, gated](const order_key&) {
@@ -149,7 +153,7 @@ BOOST_FIXTURE_TEST_CASE(spawns_on_first_sight_and_routes_children_by_label, host
 }
 
 BOOST_FIXTURE_TEST_CASE(only_objects_the_order_selector_matches_are_orders, host_fixture) {
-  auto h = host(false, {}, [](order_host_config& hc) { hc.order_selector = "team=a"; });
+  auto h = host(false, {}, {}, {}, [](order_host_config& hc) { hc.order_selector = "team=a"; });
   send(h, event(event_type::added, order({})));                        // team=a
   send(h, event(event_type::added, order({"bob", "1", 1, "b"})));      // team=b: not an order
   auto p = probe(h);
@@ -166,7 +170,7 @@ BOOST_FIXTURE_TEST_CASE(only_objects_the_order_selector_matches_are_orders, host
 
 BOOST_FIXTURE_TEST_CASE(a_wake_rule_wakes_every_related_order_on_the_events_cluster, host_fixture) {
   const k8s::gvk prom{"monitoring.coreos.com", "v1", "Prometheus"};
-  auto h = host(false, {}, [&](order_host_config& hc) {
+  auto h = host(false, {}, {}, {}, [&](order_host_config& hc) {
     // An event wakes the orders whose team label its "wakes" label names.
     hc.wakes.push_back({prom, [](const k8s::object& ev, const k8s::object& o) {
                           return ev.label("wakes") == o.label("team");
@@ -202,6 +206,80 @@ BOOST_FIXTURE_TEST_CASE(a_wake_rule_wakes_every_related_order_on_the_events_clus
     }
   }
   BOOST_TEST(probe(h).unrouted == 1u);  // the event that related to nobody
+
+// An object that names an order by a field (a KeystoneRoleAssignment's
+// spec.userRef.name) wakes that order, in its namespace on its cluster; a
+// re-pointed reference wakes the order it left too; other kinds and empty
+// fields go nowhere.
+BOOST_FIXTURE_TEST_CASE(referencing_objects_wake_the_order_they_name, host_fixture) {
+  const k8s::gvk ra{"c5c3.io", "v1alpha1", "KeystoneRoleAssignment"};
+  auto h = host(false, {}, {{ra, {"spec", "userRef", "name"}}});
+  send(h, event(event_type::added, order({})));
+  send(h, event(event_type::added, order({.name = "bob"}), "edge-1"));
+  BOOST_TEST(log->started == 2);
+  auto assignment = [](const char* kind_name, const std::string& user) {
+    k8s::object_builder b{"c5c3.io/v1alpha1", kind_name, "tenant-a", "ra-1"};
+    if (!user.empty()) b.set_string({"spec", "userRef", "name"}, user);
+    return std::move(b).freeze();
+  };
+  send(h, event(event_type::added, assignment("KeystoneRoleAssignment", "alice")));
+  BOOST_TEST(log->started == 3);
+  BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
+  send(h, event(event_type::deleted, assignment("KeystoneRoleAssignment", "bob"), "edge-1"));
+  BOOST_TEST(log->started == 4);
+  BOOST_TEST(log->keys.back().to_string() == "edge-1/tenant-a/bob");
+  // The same name on the other cluster is not the order: nothing is woken.
+  send(h, event(event_type::added, assignment("KeystoneRoleAssignment", "bob")));
+  send(h, event(event_type::added, assignment("KeystoneApplicationCredential", "alice")));
+  send(h, event(event_type::added, assignment("KeystoneRoleAssignment", "")));
+  BOOST_TEST(log->started == 4);
+  BOOST_TEST(probe(h).unrouted == 3u);
+  // Re-pointed (old alice, new carol who has no order): alice still wakes.
+  send(h, event(event_type::modified, assignment("KeystoneRoleAssignment", "carol"), "",
+                assignment("KeystoneRoleAssignment", "alice")));
+  BOOST_TEST(log->started == 5);
+  BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
+}
+
+// The other direction: orders that name an object of another kind by a field
+// of their own are woken by its events, through the host's index (kept as
+// orders come, change their reference, and go).
+BOOST_FIXTURE_TEST_CASE(objects_wake_the_orders_that_name_them, host_fixture) {
+  const k8s::gvk team{"c5c3.io", "v1alpha1", "Team"};
+  auto h = host(false, {}, {}, {{team, {"spec", "teamRef", "name"}}});
+  auto naming = [](const char* name, const char* team_name, const char* rv) {
+    k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", name};
+    b.set_resource_version(rv);
+    b.set_int({"metadata", "generation"}, std::string_view(rv) == "1" ? 1 : 2);
+    if (*team_name) b.set_string({"spec", "teamRef", "name"}, team_name);
+    return std::move(b).freeze();
+  };
+  auto team_object = [&](const char* name) {
+    k8s::object_builder b{"c5c3.io/v1alpha1", "Team", "tenant-a", name};
+    return std::move(b).freeze();
+  };
+  send(h, event(event_type::added, naming("alice", "red", "1")));
+  send(h, event(event_type::added, naming("bob", "red", "1")));
+  send(h, event(event_type::added, naming("carol", "blue", "1")));
+  BOOST_TEST(log->started == 3);
+  send(h, event(event_type::modified, team_object("red")));
+  BOOST_TEST(log->started == 5);  // alice and bob
+  send(h, event(event_type::modified, team_object("blue"), "edge-1"));  // another cluster: nobody
+  send(h, event(event_type::modified, team_object("green")));
+  BOOST_TEST(log->started == 5);
+  // bob moves to blue (the spec change wakes him too): red wakes alice only.
+  send(h, event(event_type::modified, naming("bob", "blue", "2")));
+  BOOST_TEST(log->started == 6);
+  send(h, event(event_type::deleted, team_object("red")));
+  BOOST_TEST(log->started == 7);
+  BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
+  send(h, event(event_type::modified, team_object("blue")));
+  BOOST_TEST(log->started == 9);  // bob and carol
+  // alice goes: red wakes nobody.
+  send(h, event(event_type::deleted, naming("alice", "red", "1")));
+  run();
+  send(h, event(event_type::modified, team_object("red")));
+  BOOST_TEST(log->started == 9);
 }
 
 BOOST_FIXTURE_TEST_CASE(status_writes_do_not_wake_but_spec_label_and_deletion_do, host_fixture) {

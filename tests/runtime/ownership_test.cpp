@@ -106,3 +106,50 @@ BOOST_AUTO_TEST_CASE(a_child_without_the_cluster_label_maps_to_the_order_beside_
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(reference_mapping)
+
+// A referencing object names the order by a field, in its own namespace on
+// the cluster its event came from; another kind, an absent or non-string
+// field, or an empty name maps to nothing.
+BOOST_AUTO_TEST_CASE(reference_rows) {
+  const reference_field ref{{"c5c3.io", "v1alpha1", "KeystoneRoleAssignment"}, {"spec", "userRef", "name"}};
+  struct row {
+    const char* name;
+    const char* api_version;
+    const char* kind;
+    const char* spec;
+    const char* cluster;
+    std::optional<order_key> expected;
+  };
+  const row rows[] = {
+      {"names a user", "c5c3.io/v1alpha1", "KeystoneRoleAssignment", R"({"userRef":{"name":"alice"}})", "",
+       order_key{"", "tenant-a", "alice"}},
+      {"on a target cluster", "c5c3.io/v1alpha1", "KeystoneRoleAssignment", R"({"userRef":{"name":"alice"}})",
+       "edge-1", order_key{"edge-1", "tenant-a", "alice"}},
+      {"any version", "c5c3.io/v1beta9", "KeystoneRoleAssignment", R"({"userRef":{"name":"alice"}})", "",
+       order_key{"", "tenant-a", "alice"}},
+      {"another group", "other.io/v1alpha1", "KeystoneRoleAssignment", R"({"userRef":{"name":"alice"}})", "",
+       std::nullopt},
+      {"another kind", "c5c3.io/v1alpha1", "KeystoneApplicationCredential", R"({"userRef":{"name":"alice"}})", "",
+       std::nullopt},
+      {"field absent", "c5c3.io/v1alpha1", "KeystoneRoleAssignment", R"({"projectRef":{"name":"p"}})", "",
+       std::nullopt},
+      {"empty name", "c5c3.io/v1alpha1", "KeystoneRoleAssignment", R"({"userRef":{"name":""}})", "", std::nullopt},
+      {"not a string", "c5c3.io/v1alpha1", "KeystoneRoleAssignment", R"({"userRef":{"name":7}})", "", std::nullopt},
+  };
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.name) {
+      std::string json = std::string(R"({"apiVersion":")") + r.api_version + R"(","kind":")" + r.kind +
+                         R"(","metadata":{"name":"ra","namespace":"tenant-a"},"spec":)" + r.spec + "}";
+      auto obj = k8s::object::parse(json);
+      BOOST_REQUIRE(obj);
+      auto got = order_of_reference(*obj, r.cluster, ref);
+      BOOST_TEST(got.has_value() == r.expected.has_value());
+      if (got && r.expected) BOOST_TEST(got->to_string() == r.expected->to_string());
+    }
+  }
+  BOOST_TEST(!order_of_reference(k8s::object{}, "", ref));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,7 @@
 #include "actors/c5c3/rabbitmqvhost/declaration.hpp"
 
 #include "actors/c5c3/rabbitmqvhost/messaging_gate.hpp"
+#include "actors/c5c3/scaffold/backup_delivery.hpp"
 
 namespace c5c3::c5c3::rabbitmqvhost {
 
@@ -11,26 +12,9 @@ k8s::gvk vhost_gvk() { return {"rabbitmq.com", "v1beta1", "Vhost"}; }
 k8s::gvk user_gvk() { return {"rabbitmq.com", "v1beta1", "User"}; }
 k8s::gvk permission_gvk() { return {"rabbitmq.com", "v1beta1", "Permission"}; }
 k8s::gvk push_secret_gvk() { return {"external-secrets.io", "v1alpha1", "PushSecret"}; }
-k8s::gvk secret_store_gvk(std::string_view kind) { return {"external-secrets.io", "v1", std::string(kind)}; }
 k8s::gvk rabbitmq_cluster_gvk() { return {"rabbitmq.com", "v1beta1", "RabbitmqCluster"}; }
 k8s::gvk secret_gvk() { return {"", "v1", "Secret"}; }
 std::string rabbitmq_secret_selector() { return "app.kubernetes.io/part-of=rabbitmq"; }
-
-store_ref control_plane_store_ref(const k8s::object& cp) {
-  store_ref r;
-  auto kind = cp.get_string({"spec", "secretStoreRef", "kind"});
-  auto name = cp.get_string({"spec", "secretStoreRef", "name"});
-  if (!name.empty()) {
-    r.name = std::string(name);
-    r.kind = kind == "ClusterSecretStore" ? "ClusterSecretStore" : "SecretStore";
-  }
-  return r;
-}
-
-bool secret_store_ready(const k8s::object& store) {
-  auto c = store.find_condition("Ready");
-  return c && c->is_true();
-}
 
 namespace {
 
@@ -42,16 +26,6 @@ rt::ownership_keys keys() {
 // the legs only).
 const k8s::object* live_control_plane(const rt::sense_snapshot& s) {
   return s.order.terminating() ? nullptr : s.control_plane_or_null();
-}
-
-rt::locate_fn store_of_kind(std::string kind) {
-  return [kind](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
-    const auto* cp = live_control_plane(s);
-    if (!cp) return std::nullopt;
-    auto ref = control_plane_store_ref(*cp);
-    if (ref.kind != kind) return std::nullopt;
-    return rt::locator{kind == "ClusterSecretStore" ? std::string() : std::string(cp->namespace_()), ref.name};
-  };
 }
 
 // The child an unconverged order waits for, by the reason of its first
@@ -89,19 +63,7 @@ std::vector<rt::read_slot> reads() {
       rt::children("push_secrets", push_secret_gvk(), k),
       rt::children("secrets", secret_gvk(), k, false),
   };
-  // The delivered Secret beside the order carries the name and namespace
-  // labels (no cluster label).
-  auto delivered = rt::named(
-      "delivered", secret_gvk(),
-      [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
-        return rt::locator{std::nullopt, s.key.name + std::string(credentials_secret_suffix)};
-      },
-      k.name);
-  delivered.cluster = rt::cluster_role::order;
-  delivered.ns = rt::namespace_role::order;
-  delivered.labelled = true;
-  delivered.live_before_write = true;
-  out.push_back(std::move(delivered));
+  out.push_back(delivered_secret_slot(k, credentials_secret_suffix));
 
   out.push_back(rt::named(
       "rabbitmq_cluster", rabbitmq_cluster_gvk(),
@@ -126,9 +88,7 @@ std::vector<rt::read_slot> reads() {
   default_user.after = {"rabbitmq_cluster"};
   default_user.server_fallback = true;
   out.push_back(std::move(default_user));
-  out.push_back(rt::named("secret_store", secret_store_gvk("SecretStore"), store_of_kind("SecretStore"), "", true));
-  out.push_back(rt::named("cluster_secret_store", secret_store_gvk("ClusterSecretStore"),
-                          store_of_kind("ClusterSecretStore"), "", true));
+  for (auto& slot : secret_store_slots()) out.push_back(std::move(slot));
   return out;
 }
 
@@ -139,13 +99,7 @@ pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& rand
   p.control_plane = s.control_plane_or_null();
   p.rabbitmq_cluster = s.one("rabbitmq_cluster");
   p.default_user_secret = s.one("default_user");
-  if (p.control_plane) {
-    auto ref = control_plane_store_ref(*p.control_plane);
-    p.store.kind = ref.kind;
-    p.store.name = ref.name;
-    const auto* store = s.one(ref.kind == "ClusterSecretStore" ? "cluster_secret_store" : "secret_store");
-    p.store.ready = store && secret_store_ready(*store);
-  }
+  if (p.control_plane) p.store = secret_store_of(s);
   p.served = {s.served("vhosts"), s.served("users"), s.served("permissions")};
   p.vhosts = s.list("vhosts");
   p.users = s.list("users");

@@ -27,21 +27,10 @@ k8s::gvk vhost_gvk();
 k8s::gvk user_gvk();
 k8s::gvk permission_gvk();
 k8s::gvk push_secret_gvk();
-k8s::gvk secret_store_gvk(std::string_view kind);  // SecretStore or ClusterSecretStore
 k8s::gvk rabbitmq_cluster_gvk();
 k8s::gvk secret_gvk();
 // The selector of the cluster operator's Secrets (the default-user Secret).
 std::string rabbitmq_secret_selector();
-
-// The ControlPlane's store (spec.secretStoreRef; SecretStore
-// openbao-tenant-store when absent).
-struct store_ref {
-  std::string kind = "SecretStore";
-  std::string name = "openbao-tenant-store";
-};
-store_ref control_plane_store_ref(const k8s::object& control_plane);
-// apis.md 4.3: Ready when conditions[type=Ready].status == "True".
-bool secret_store_ready(const k8s::object& store);
 
 // The read slots, and plan_pass's snapshot from what they answered.
 std::vector<runtime::read_slot> reads();

@@ -1,9 +1,8 @@
 #include "actors/c5c3/rabbitmqvhost/delivery.hpp"
 
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
+#include "actors/c5c3/scaffold/backup_delivery.hpp"
 #include "actors/c5c3/scaffold/crypto.hpp"
-#include "actors/c5c3/scaffold/ensure_child.hpp"
-#include "actors/c5c3/scaffold/order_push.hpp"
 #include "actors/c5c3/scaffold/order_secret.hpp"
 
 #include <charconv>
@@ -11,16 +10,6 @@
 #include <fmt/format.h>
 
 namespace c5c3::c5c3::rabbitmqvhost {
-namespace {
-
-const k8s::object* find_named(const std::vector<k8s::object>& objs, std::string_view kind, std::string_view name) {
-  for (auto& o : objs)
-    if (o.kind() == kind && o.name() == name) return &o;
-  return nullptr;
-}
-
-}  // namespace
-
 std::string escape_userinfo(std::string_view s) {
   static constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
@@ -82,30 +71,6 @@ std::string vhost_endpoint(const k8s::object& cp, std::string_view cluster, std:
   return std::string(cp.get_string({"spec", "infrastructure", "publishedMessagingEndpoint"}));
 }
 
-k8s::object build_push_secret(std::string_view name, std::string_view namespace_, std::string_view source,
-                              std::string_view remote_key, const secret_store_state& store) {
-  k8s::object_builder b("external-secrets.io/v1alpha1", "PushSecret", namespace_, name);
-  auto& a = b.alloc();
-  b.set_string({"spec", "deletionPolicy"}, "Delete");
-  k8s::json_value ref(rapidjson::kObjectType);
-  ref.AddMember("name", k8s::make_string(store.name, a), a);
-  ref.AddMember("kind", k8s::make_string(store.kind, a), a);
-  k8s::json_value refs(rapidjson::kArrayType);
-  refs.PushBack(std::move(ref), a);
-  b.set({"spec", "secretStoreRefs"}, std::move(refs));
-  b.set_string({"spec", "selector", "secret", "name"}, source);
-  k8s::json_value remote(rapidjson::kObjectType);
-  remote.AddMember("remoteKey", k8s::make_string(remote_key, a), a);
-  k8s::json_value match(rapidjson::kObjectType);
-  match.AddMember("remoteRef", std::move(remote), a);
-  k8s::json_value entry(rapidjson::kObjectType);
-  entry.AddMember("match", std::move(match), a);
-  k8s::json_value data(rapidjson::kArrayType);
-  data.PushBack(std::move(entry), a);
-  b.set({"spec", "data"}, std::move(data));
-  return std::move(b).freeze();
-}
-
 delivery_plan deliver_credentials(const delivery_snapshot& s) {
   const vhost_order& o = *s.order;
   const k8s::object& cp = *s.control_plane;
@@ -153,53 +118,32 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
       {std::string(key_transport_url), url.url},  {std::string(key_host), broker->host},
       {std::string(key_port), std::to_string(broker->port)}, {std::string(key_username), username},
       {std::string(key_password), password},      {std::string(key_vhost), n.vhost()}};
-  order_secret_spec source{cp_ns, n.source_secret(), data, {}, {}};
-  const k8s::object* live_source =
-      s.source_secret ? s.source_secret : find_named(s.read_by_name, "Secret", source.name);
-  auto ensured_source = ensure_order_secret(o.ref, source, live_source, [](std::span<unsigned char>) {});
-  if (ensured_source.ensure.refused())
-    return fail(reason_delivery_error, ensured_source.ensure.refusal, std::nullopt);
-  if (ensured_source.ensure.write) p.writes.push_back(*ensured_source.ensure.write);
-
-  // 4. The PushSecret, stamped with the URL's hash.
-  const std::string push_key = cp_ns + "/" + n.push_secret();
-  const k8s::object* live_push = s.push_secret ? s.push_secret : find_named(s.read_by_name, "PushSecret", n.push_secret());
-  auto stamp = stamp_order_push(live_push, push_keys(), url.hash);
-  auto push = build_push_secret(n.push_secret(), cp_ns, n.source_secret(), n.remote_key(cp_ns), s.store).edit();
-  push.set_annotation(annotation_push_hash, stamp.hash);
-  push.set_annotation(annotation_push_synced_before, stamp.synced_before);
-  auto ensured_push = ensure_order_child(o.ref, std::move(push).freeze(), live_push);
-  if (ensured_push.refused()) return fail(reason_delivery_error, ensured_push.refusal, std::nullopt);
-  const std::string not_synced =
-      fmt::format("the credentials are not backed up to OpenBao yet (PushSecret {})", push_key);
-  if (ensured_push.write) {
-    p.writes.push_back(*ensured_push.write);
-    return fail(reason_backup_not_synced, not_synced, requeue_after);
-  }
-  if (!order_push_fresh(*live_push, push_keys(), url.hash)) return fail(reason_backup_not_synced, not_synced, requeue_after);
-
-  // 5. The Secret beside the order, controlled by it.
-  const k8s::object_key delivered_key{o.ref.namespace_, n.credentials_secret()};
-  const k8s::object* live = s.delivered_secret;
-  if (live && *live) {
-    auto ref = live->controller_reference();
-    if (!ref || o.owner.uid.empty() || ref->uid != o.owner.uid)
-      return fail(reason_delivery_refused,
-                  fmt::format("Secret {} exists and is not owned by this order; delete it or rename the order",
-                              delivered_key.to_string()),
-                  std::nullopt);
-  }
-  auto delivered = secret_builder(delivered_key.namespace_, delivered_key.name, data);
-  delivered.set_label(o.ref.keys.name, o.ref.name);
-  delivered.set_label(o.ref.keys.namespace_, o.ref.namespace_);
-  delivered.add_owner_reference({s.order_api_version, std::string(kind), o.ref.name, o.owner.uid, true, true});
-  k8s::object desired = std::move(delivered).freeze();
-  if (!live || !*live || !applied_fields_present(desired, *live)) {
-    // Forced ownership is the repair of an edited key.
-    p.writes.push_back(make_apply(desired, write_cluster::order, true));
-    return fail(reason_waiting_for_password, "the delivered Secret does not carry the current password yet",
-                requeue_after);
-  }
+  // 4-5. The source Secret, the PushSecret stamped with the URL's hash, and
+  // the Secret beside the order.
+  backup_delivery_input in;
+  in.order = &o.ref;
+  in.owner = o.owner;
+  in.order_api_version = s.order_api_version;
+  in.order_kind = std::string(kind);
+  in.child_namespace = cp_ns;
+  in.source_name = n.source_secret();
+  in.source_data = data;
+  in.source = s.source_secret;
+  in.push_name = n.push_secret();
+  in.remote_key = n.remote_key(cp_ns);
+  in.store = s.store;
+  in.push_keys = push_keys();
+  in.hash = url.hash;
+  in.push = s.push_secret;
+  in.delivered_key = {o.ref.namespace_, n.credentials_secret()};
+  in.delivered_data = data;
+  in.delivered = s.delivered_secret;
+  in.read_by_name = s.read_by_name;
+  auto backed = backup_and_deliver(in);
+  p.writes = std::move(backed.writes);
+  if (auto f = undelivered(backed, "credentials are", reason_waiting_for_password, in.delivered_key, requeue_after))
+    return fail(f->reason, f->message, f->requeue);
+  const k8s::object_key delivered_key = in.delivered_key;
 
   // 6. Delivered.
   p.status.host = broker->host;

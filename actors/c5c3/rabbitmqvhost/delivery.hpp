@@ -68,11 +68,6 @@ struct delivery_plan {
   c5c3::requeue requeue;
 };
 
-// The PushSecret of apis.md 1.9: deletionPolicy Delete, the store, the source
-// Secret, one data entry whose remoteRef is `remote_key` and no secretKey.
-k8s::object build_push_secret(std::string_view name, std::string_view namespace_, std::string_view source,
-                              std::string_view remote_key, const secret_store_state& store);
-
 delivery_plan deliver_credentials(const delivery_snapshot& s);
 
 }  // namespace c5c3::c5c3::rabbitmqvhost

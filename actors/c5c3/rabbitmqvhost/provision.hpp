@@ -6,6 +6,7 @@
 #include "actors/c5c3/rabbitmqvhost/spec.hpp"
 #include "actors/c5c3/scaffold/child_write.hpp"
 #include "actors/c5c3/scaffold/crypto.hpp"
+#include "actors/c5c3/scaffold/secret_store.hpp"
 #include "k8s/object.hpp"
 
 #include <cstdint>
@@ -21,13 +22,6 @@ struct topology_kinds_served {
   bool vhost = true;
   bool user = true;
   bool permission = true;
-};
-
-// The secret store of the ControlPlane's namespace.
-struct secret_store_state {
-  std::string kind = "SecretStore";
-  std::string name;
-  bool ready = false;
 };
 
 struct provision_snapshot {

@@ -130,14 +130,4 @@ std::string vhost_names::remote_key(std::string_view control_plane_namespace) co
          "/credentials";
 }
 
-std::optional<std::int64_t> generation_of(std::string_view name, std::string_view prefix) {
-  if (!name.starts_with(prefix)) return std::nullopt;
-  auto digits = name.substr(prefix.size());
-  if (digits.empty()) return std::nullopt;
-  std::int64_t gen = 0;
-  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), gen);
-  if (ec != std::errc{} || ptr != digits.data() + digits.size() || gen <= 0) return std::nullopt;
-  return gen;
-}
-
 }  // namespace c5c3::c5c3::rabbitmqvhost

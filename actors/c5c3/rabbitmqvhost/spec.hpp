@@ -89,8 +89,7 @@ struct vhost_names {
   std::string remote_key(std::string_view control_plane_namespace) const;
 };
 
-// The generation in `name` after `prefix` (credentialGenerationOf): a positive
-// decimal number and nothing else.
-std::optional<std::int64_t> generation_of(std::string_view name, std::string_view prefix);
+// credentialGenerationOf (actors/c5c3/scaffold/order_ref.hpp).
+using ::c5c3::c5c3::generation_of;
 
 }  // namespace c5c3::c5c3::rabbitmqvhost

@@ -3,6 +3,8 @@
 #include "actors/c5c3/scaffold/crypto.hpp"
 #include "actors/c5c3/scaffold/namespace_assignment.hpp"
 
+#include <charconv>
+
 namespace c5c3::c5c3 {
 
 std::string order_ref::child_prefix() const {
@@ -40,6 +42,16 @@ std::optional<order_request> order_child_requests(const k8s::object& child,
   if (name.empty() || ns.empty()) return std::nullopt;
   return order_request{std::string(child.label(keys.cluster).value_or("")), std::string(ns),
                        std::string(name)};
+}
+
+std::optional<std::int64_t> generation_of(std::string_view name, std::string_view prefix) {
+  if (!name.starts_with(prefix)) return std::nullopt;
+  auto digits = name.substr(prefix.size());
+  if (digits.empty()) return std::nullopt;
+  std::int64_t gen = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), gen);
+  if (ec != std::errc{} || ptr != digits.data() + digits.size() || gen <= 0) return std::nullopt;
+  return gen;
 }
 
 }  // namespace c5c3::c5c3

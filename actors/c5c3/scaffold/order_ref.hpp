@@ -71,4 +71,8 @@ struct order_request {
 std::optional<order_request> order_child_requests(const k8s::object& child,
                                                   const order_label_keys& keys);
 
+// The generation in `name` after `prefix` (credentialGenerationOf): a positive
+// decimal number and nothing else.
+std::optional<std::int64_t> generation_of(std::string_view name, std::string_view prefix);
+
 }  // namespace c5c3::c5c3

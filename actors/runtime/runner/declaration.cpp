@@ -81,6 +81,8 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
   add(k.gvk, k.order_selector, true, true, "");
   for (const auto& r : k.reads)
     if (!r.uncached) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace);
+  for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true, "");
+  for (const auto& ref : k.references) add(ref.gvk, "", true, true, "");
   for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_);
   return out;
 }

@@ -110,6 +110,13 @@ struct instrument_row {
 
 using plan_fn = std::function<order_plan(const sense_snapshot&)>;
 
+// Objects of another kind that name an order of this kind by a field, in
+// their own namespace on their own cluster (a KeystoneRoleAssignment's
+// spec.userRef.name names a KeystoneUser): each event of one wakes the order
+// it names (old and new versions), so a hold on deletion is released when the
+// referencing object goes. The kind is watched on every engaged cluster.
+using reference_field = ::c5c3::runtime::reference_field;
+
 struct kind_declaration {
   std::string controller;  // metrics label and log key, e.g. "rabbitmqvhost"
   k8s::gvk gvk;
@@ -125,6 +132,12 @@ struct kind_declaration {
   k8s::gvk control_plane_gvk{"c5c3.io", "v1alpha1", "ControlPlane"};
   std::vector<read_slot> reads;
   std::vector<watch_decl> watches;
+  std::vector<reference_field> referenced_by;
+  // The other direction: kinds this kind's orders name by a field of the
+  // order (`path`), in the order's namespace on its cluster; an event of a
+  // named object wakes every order naming it, through the host's index of its
+  // orders by that field. Watched on every engaged cluster.
+  std::vector<reference_field> references;
   plan_fn plan;
   std::vector<instrument_row> instrumenter;
   int max_rounds = 10;  // plans per pass before the pass fails as not converging
@@ -142,8 +155,9 @@ read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_r
 // The watches a declaration implies: the order kind (with its
 // order_selector) on every cluster, each read's informer (children and named
 // reads of the order's cluster on every engaged cluster; none for uncached
-// reads; watch_namespace scoping it), and the extra ones, without duplicates
-// (a selector watched on both roles becomes one watch of every cluster).
+// reads; watch_namespace scoping it), every referencing and referenced kind
+// on every cluster (optional), and the extra ones, without duplicates (a
+// selector watched on both roles becomes one watch of every cluster).
 struct derived_watch {
   k8s::gvk gvk;
   std::string selector;

@@ -1,0 +1,49 @@
+#include "actors/c5c3/korc/children.hpp"
+
+namespace c5c3::c5c3::korc {
+
+void set_cloud_credentials(k8s::object_builder& b, const cloud_credentials& creds) {
+  b.set_string({"spec", "cloudCredentialsRef", "secretName"}, creds.secret_name);
+  b.set_string({"spec", "cloudCredentialsRef", "cloudName"}, creds.cloud_name);
+}
+
+k8s::object unmanaged_import(std::string_view kind, std::string_view name, std::string_view namespace_,
+                             std::string_view openstack_name, std::string_view domain_ref,
+                             const cloud_credentials& creds) {
+  k8s::object_builder b(api_version, kind, namespace_, name);
+  b.set_string({"spec", "managementPolicy"}, "unmanaged");
+  set_cloud_credentials(b, creds);
+  b.set_string({"spec", "import", "filter", "name"}, openstack_name);
+  b.set_string({"spec", "import", "filter", "domainRef"}, domain_ref);
+  return std::move(b).freeze();
+}
+
+k8s::object managed_user(std::string_view name, std::string_view namespace_, std::string_view user_name,
+                         std::string_view domain_ref, std::string_view password_ref,
+                         const cloud_credentials& creds) {
+  k8s::object_builder b(api_version, "User", namespace_, name);
+  b.set_string({"spec", "managementPolicy"}, "managed");
+  set_cloud_credentials(b, creds);
+  b.set_string({"spec", "resource", "name"}, user_name);
+  b.set_string({"spec", "resource", "domainRef"}, domain_ref);
+  b.set_string({"spec", "resource", "passwordRef"}, password_ref);
+  return std::move(b).freeze();
+}
+
+k8s::object managed_project(std::string_view name, std::string_view namespace_, std::string_view project_name,
+                            std::string_view domain_ref, const cloud_credentials& creds) {
+  k8s::object_builder b(api_version, "Project", namespace_, name);
+  b.set_string({"spec", "managementPolicy"}, "managed");
+  set_cloud_credentials(b, creds);
+  b.set_string({"spec", "resource", "name"}, project_name);
+  b.set_string({"spec", "resource", "domainRef"}, domain_ref);
+  return std::move(b).freeze();
+}
+
+std::string status_id(const k8s::object& obj) { return std::string(obj.get_string({"status", "id"})); }
+
+std::string status_resource(const k8s::object& obj, std::string_view field) {
+  return std::string(obj.get_string({"status", "resource", field}));
+}
+
+}  // namespace c5c3::c5c3::korc

@@ -1,0 +1,313 @@
+"""Every rule of deploy/rbac/role.yaml is needed: the driver (issue 18, "RBAC in the emulator").
+
+The operator runs as the ServiceAccount of deploy/rbac, with a TokenRequest token and exactly the
+ClusterRole's rules, and converges the RabbitMQVhost sample through named steps (operator ready,
+finalizer added, Ready, credentials delivered, order gone). Then once per rule, with only that rule
+removed from the ClusterRole: some named step must fail, and the operator's log must hold a 403
+naming a resource of the removed rule. A rule listed in NOT_USED_YET must instead leave every step
+passing (so that the list cannot go stale); one in REFUSED_WITHOUT_FAILING must be asked for (its
+403 logged) while no step fails, a gap of this scenario named there.
+
+Works against any cluster given an admin kubeconfig: the emulator (rbac_emulator_e2e.py starts it
+with --authorization-mode=RBAC) or a real kube-apiserver. The cluster must serve deploy/crds and
+sim/crds, authorize with RBAC, run the OwnerReferencesPermissionEnforcement admission plugin (the
+finalizers rule is needed only there, as on OpenShift), and have the external controllers running
+(`c5c3-sim world --kubeconfig ADMIN`). The driver applies deploy/rbac and the samples itself.
+
+Usage: rbac_rules.py --kubeconfig ADMIN --operator BIN --source-dir SRC [--workdir DIR]
+                     [--only 0,3] [--step-timeout 60] [--grace 8]
+Debian's /usr/bin/python3 with python3-kubernetes and python3-yaml. Exit 0 when every check held.
+"""
+import argparse
+import copy
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import yaml
+from kubernetes import client, config
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from e2e import Procs, eventually, log  # noqa: E402
+
+NAMESPACE = "c5c3-system"
+SERVICE_ACCOUNT = "c5c3-operator"
+ROLE = "c5c3-operator"
+ORDER_NS = "tenant-a"
+GROUP, VERSION, PLURAL = "c5c3.io", "v1alpha1", "rabbitmqvhosts"
+
+# Rules the operator does not exercise yet, by their resources, with the reason.
+NOT_USED_YET = {
+    ("events",): "the operator records no events yet; role.yaml keeps the rule for the first recorder",
+}
+
+# A 403 in a JSON log line: `secrets \"x\" is forbidden: ...` or `rabbitmqvhosts.c5c3.io is forbidden: ...`.
+# Rules the operator asks for at once (its 403 must be logged) but whose loss no step of this scenario
+# shows, with the reason; each is a gap in the scenario, not a rule to drop.
+REFUSED_WITHOUT_FAILING = {
+    ("customresourcedefinitions",): "the CRD watch (optional kinds following their CRDs) is refused and retried, "
+                                    "but every kind is served from the start, so nothing depends on it here, "
+                                    "and /readyz does not wait for it",
+}
+
+FORBIDDEN = re.compile(r'([a-z0-9][\w.\-]*)(?: \\"(?:[^"\\]|\\.)*?\\")? is forbidden: ((?:[^"\\]|\\.)*)')
+
+
+class StepFailed(Exception):
+    def __init__(self, step, refusal):
+        super().__init__(f"step '{step}' failed" + (f": {refusal}" if refusal else ""))
+        self.step = step
+        self.refusal = refusal
+
+
+def rule_text(rule):
+    groups = ",".join(g or '""' for g in rule.get("apiGroups", []))
+    return f"{groups} {','.join(rule.get('resources', []))} [{','.join(rule.get('verbs', []))}]"
+
+
+class Cluster:
+    """The admin's view: applying files, the ClusterRole, orders, the ServiceAccount token."""
+
+    def __init__(self, kubeconfig, src):
+        self.kubeconfig = kubeconfig
+        self.src = src
+        api = config.new_client_from_config(config_file=kubeconfig)
+        self.custom = client.CustomObjectsApi(api)
+        self.core = client.CoreV1Api(api)
+        self.rbac = client.RbacAuthorizationV1Api(api)
+
+    def apply(self, rel):
+        path = os.path.join(self.src, rel)
+        eventually(lambda: subprocess.run(["/usr/bin/kubectl", "--kubeconfig", self.kubeconfig, "apply", "-f", path],
+                                          capture_output=True).returncode == 0, f"kubectl apply {rel}", 60)
+
+    def set_rules(self, rules):
+        role = self.rbac.read_cluster_role(ROLE)
+        role.rules = [client.V1PolicyRule(api_groups=r.get("apiGroups"), resources=r.get("resources"),
+                                          verbs=r.get("verbs"), resource_names=r.get("resourceNames"),
+                                          non_resource_ur_ls=r.get("nonResourceURLs")) for r in rules]
+        self.rbac.replace_cluster_role(ROLE, role)
+
+    def service_account_kubeconfig(self, path):
+        spec = client.V1TokenRequestSpec(audiences=[], expiration_seconds=3600)
+        tr = self.core.create_namespaced_service_account_token(SERVICE_ACCOUNT, NAMESPACE,
+                                                               client.AuthenticationV1TokenRequest(spec=spec))
+        admin = yaml.safe_load(open(self.kubeconfig))
+        ctx_name = admin.get("current-context") or admin["contexts"][0]["name"]
+        ctx = next(c for c in admin["contexts"] if c["name"] == ctx_name)["context"]
+        cluster = next(c for c in admin["clusters"] if c["name"] == ctx["cluster"])
+        sa = {"apiVersion": "v1", "kind": "Config", "clusters": [cluster],
+              "users": [{"name": SERVICE_ACCOUNT, "user": {"token": tr.status.token}}],
+              "contexts": [{"name": "sa", "context": {"cluster": cluster["name"], "user": SERVICE_ACCOUNT}}],
+              "current-context": "sa"}
+        with open(path, "w") as f:
+            yaml.safe_dump(sa, f)
+        os.chmod(path, 0o600)
+
+    def order(self, name):
+        return self.custom.get_namespaced_custom_object(GROUP, VERSION, ORDER_NS, PLURAL, name)
+
+    def create_order(self, name):
+        sample = yaml.safe_load(open(os.path.join(self.src, "deploy", "samples", "20-rabbitmqvhost.yaml")))
+        sample["metadata"]["name"] = name
+        self.custom.create_namespaced_custom_object(GROUP, VERSION, ORDER_NS, PLURAL, sample)
+
+    def delete_order(self, name):
+        self.custom.delete_namespaced_custom_object(GROUP, VERSION, ORDER_NS, PLURAL, name)
+
+    def order_gone(self, name):
+        try:
+            self.order(name)
+            return False
+        except client.exceptions.ApiException as e:
+            return e.status == 404
+
+    def force_remove(self, name):
+        """After a failed run: release the order's finalizers so it goes."""
+        try:
+            self.custom.patch_namespaced_custom_object(GROUP, VERSION, ORDER_NS, PLURAL, name,
+                                                       {"metadata": {"finalizers": None}})
+            self.delete_order(name)
+        except client.exceptions.ApiException:
+            pass
+
+
+class OperatorRun:
+    """One operator process and the named steps of the scenario."""
+
+    def __init__(self, procs, operator, kubeconfig, step_timeout, grace):
+        self.procs = procs
+        self.step_timeout = step_timeout
+        self.grace = grace
+        self.name = "operator"
+        self.log_path = procs.path(self.name)
+        self.p = procs.start(self.name, [operator, "--kubeconfig", kubeconfig, "--namespace", NAMESPACE,
+                                         "--metrics-bind-address", "127.0.0.1:0",
+                                         "--health-probe-bind-address", "127.0.0.1:0"])
+
+    def stop(self):
+        self.procs.stop_one(self.name)
+
+    def refusals(self):
+        """The operator's 403s so far: (qualified resource, message) per log line."""
+        out = []
+        for line in open(self.log_path, errors="replace"):
+            m = FORBIDDEN.search(line)
+            if m:
+                out.append((m.group(1), m.group(0).replace('\\"', '"')))
+        return out
+
+    def step(self, name, probe):
+        start = time.time()
+        first_refusal = None
+        while True:
+            try:
+                if probe():
+                    log(f"  step '{name}': done in {time.time() - start:.1f} s")
+                    return
+            except (client.exceptions.ApiException, OSError, ValueError):
+                pass
+            if self.p.poll() is not None:
+                raise StepFailed(name, f"the operator exited {self.p.returncode}")
+            refused = self.refusals()
+            if refused and first_refusal is None:
+                first_refusal = time.time()
+            now = time.time()
+            if first_refusal and now - max(start, first_refusal) > self.grace:
+                raise StepFailed(name, refused[0][1])
+            if now - start > self.step_timeout:
+                raise StepFailed(name, refused[0][1] if refused else None)
+            time.sleep(0.2)
+
+    def health_port(self):
+        for line in open(self.log_path, errors="replace"):
+            m = re.search(r'"Starting health probe server".*"bindAddress":"[^"]*:(\d+)"', line)
+            if m:
+                return int(m.group(1))
+        return None
+
+    def ready(self):
+        port = self.health_port()
+        if not port:
+            return False
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as r:
+                return r.status == 200
+        except OSError:
+            return False
+
+
+def condition(obj, type_):
+    for c in (obj.get("status") or {}).get("conditions") or []:
+        if c["type"] == type_:
+            return c
+    return None
+
+
+def scenario(cluster, run, name):
+    """The named steps; raises StepFailed at the first that does not complete."""
+    run.step("operator ready", run.ready)
+    cluster.create_order(name)
+    run.step("finalizer added", lambda: cluster.order(name)["metadata"].get("finalizers"))
+    run.step("order Ready", lambda: (condition(cluster.order(name), "Ready") or {}).get("status") == "True")
+    run.step("credentials delivered",
+             lambda: "transport_url" in (cluster.core.read_namespaced_secret(f"{name}-credentials", ORDER_NS).data or {}))
+    cluster.delete_order(name)
+    run.step("order gone", lambda: cluster.order_gone(name))
+
+
+def resources_of(rule):
+    out = set()
+    for g in rule.get("apiGroups", []):
+        for r in rule.get("resources", []):
+            base = r.split("/")[0]
+            out.add(base if not g else f"{base}.{g}")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kubeconfig", required=True)
+    ap.add_argument("--operator", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--workdir")
+    ap.add_argument("--only", help="comma-separated rule indexes to remove (default: all)")
+    ap.add_argument("--step-timeout", type=float, default=60)
+    ap.add_argument("--grace", type=float, default=8, help="seconds a step may still take once a 403 was logged")
+    a = ap.parse_args()
+    workdir = a.workdir or tempfile.mkdtemp(prefix="c5c3-rbac-")
+    cluster = Cluster(a.kubeconfig, a.source_dir)
+    role = yaml.safe_load(open(os.path.join(a.source_dir, "deploy", "rbac", "role.yaml")))
+    rules = role["rules"]
+    for f in ["deploy/rbac/service_account.yaml", "deploy/rbac/role.yaml", "deploy/rbac/role_binding.yaml",
+              "deploy/samples/00-namespaces.yaml", "deploy/samples/10-controlplane.yaml",
+              "deploy/samples/world/10-rabbitmqcluster.yaml", "deploy/samples/world/20-clustersecretstore.yaml"]:
+        cluster.apply(f)
+    sa_kubeconfig = os.path.join(workdir, "service-account.kubeconfig")
+    cluster.service_account_kubeconfig(sa_kubeconfig)
+    procs = Procs(workdir)
+    results = []  # (what, ok, detail)
+
+    def attempt(label, variant_rules, order):
+        cluster.set_rules(variant_rules)
+        run = OperatorRun(procs, a.operator, sa_kubeconfig, a.step_timeout, a.grace)
+        try:
+            scenario(cluster, run, order)
+            return None, run.refusals()
+        except StepFailed as e:
+            return e, run.refusals()
+        finally:
+            run.stop()
+            os.replace(run.log_path, os.path.join(workdir, f"operator-{label}.log"))
+
+    try:
+        log("baseline: every rule of deploy/rbac/role.yaml")
+        failed, refused = attempt("baseline", rules, "rbac-baseline")
+        results.append(("baseline", failed is None and not refused,
+                        str(failed) if failed else (f"refused: {refused[0][1]}" if refused else "all steps passed")))
+        only = [int(i) for i in a.only.split(",")] if a.only else range(len(rules))
+        for i in only:
+            rule = rules[i]
+            label = f"rule {i}: {rule_text(rule)}"
+            log(f"without {label}")
+            order = f"rbac-{i}"
+            failed, refused = attempt(f"rule-{i}", rules[:i] + rules[i + 1:], order)
+            if failed:
+                cluster.force_remove(order)
+            unused = NOT_USED_YET.get(tuple(rule.get("resources", [])))
+            if unused:
+                results.append((label, failed is None and not refused,
+                                f"not needed yet ({unused})" if failed is None else f"now needed: {failed}"))
+                continue
+            named = resources_of(rule)
+            later = REFUSED_WITHOUT_FAILING.get(tuple(rule.get("resources", [])))
+            if later:
+                asked = [m for r, m in refused if r in named]
+                results.append((label, failed is None and bool(asked),
+                                f"refused ({asked[0]}), no step failed: {later}" if asked and failed is None
+                                else f"a step failed: {failed}" if failed else "never asked for"))
+                continue
+            # A finalizers rule is asked for by OwnerReferencesPermissionEnforcement on the child's write.
+            finalizers = all(r.endswith("/finalizers") for r in rule.get("resources", []))
+            hits = [m for r, m in refused if r in named or (finalizers and "you can't set finalizers on" in m)]
+            ok = failed is not None and bool(hits)
+            detail = (f"step '{failed.step}' failed; refused: {hits[0]}" if ok
+                      else f"no step failed" if failed is None
+                      else f"step '{failed.step}' failed but no 403 names {sorted(named)}: {failed}")
+            results.append((label, ok, detail))
+    finally:
+        cluster.set_rules(rules)
+        procs.stop()
+    for what, ok, detail in results:
+        print(f"{'PASS' if ok else 'FAIL'} {what}: {detail}")
+    passed = sum(1 for _, ok, _ in results if ok)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -164,9 +164,9 @@ BOOST_AUTO_TEST_CASE(a_project_prometheus_gets_copies_the_default_one_the_labels
   BOOST_TEST(copy.controller_reference()->name == "p");
   // The copy's own labels plus the selector's (a new copy has none of its own).
   BOOST_TEST((copy.labels() == std::map<std::string, std::string>{{"release", "p"}}));
-  BOOST_TEST(same_json(copy.get({"spec", "endpoints"}), R"([{"port":"metrics","tlsConfig":{"ca":{"secret":{"name":"api-ca","key":"ca.crt"}}},"metricRelabelings":)"
-             R"([{"action":"keep","sourceLabels":["namespace"],"regex":"(|shop)"},{"sourceLabels":["__name__"],)"
-             R"("regex":"go_.*","action":"drop"}],"honorLabels":true}])"));
+  BOOST_TEST(same_json(copy.get({"spec", "endpoints"}), R"j([{"port":"metrics","tlsConfig":{"ca":{"secret":{"name":"api-ca","key":"ca.crt"}}},"metricRelabelings":)j"
+             R"j([{"action":"keep","sourceLabels":["namespace"],"regex":"(|shop)"},{"sourceLabels":["__name__"],)j"
+             R"j("regex":"go_.*","action":"drop"}],"honorLabels":true}])j"));
   const auto& svc = *w.find("Service", "cattle-project-p-abc-monitoring", "api");
   BOOST_TEST(svc.controller_reference()->kind == "ServiceMonitor");
   BOOST_TEST(svc.annotation("a").value_or("") == "b");

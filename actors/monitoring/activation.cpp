@@ -75,7 +75,8 @@ caf::behavior activation(self_ptr self, activation_options opts) {
           none.key = key;
           return none;
         }
-        return self->delegate(it->second, proto::probe_atom::value, key);
+        self->delegate(it->second, proto::probe_atom::value, key);
+        return caf::delegated<proto::order_probe>{};
       },
       [self](proto::stop_atom) {
         auto rp = self->make_response_promise();

@@ -23,6 +23,7 @@ trap stop_all EXIT
 opfail() { echo "--- operator log"; tail -40 "$D/op.log"; fail "$@"; }
 
 start_backend() {
+  rm -f "$D/tr.env"  # the previous stand-in's, in the same directory
   "$SIM" trickster --token "$TOKEN" --grafana-url https://grafana.example --env-out "$D/tr.env" >"$D/tr.out" 2>&1 &
   TPID=$!
   until_ok 20 test -s "$D/tr.env" || fail "trickster did not start"
@@ -112,7 +113,10 @@ until_ok 30 is 10.96.0.42 k get endpoints -n "$C" api -o jsonpath='{.subsets[0].
 is ClusterIP k get service -n "$C" api -o jsonpath='{.spec.type}' || opfail "the Service copy"
 is '(|shop)' k get servicemonitor -n "$C" api -o jsonpath='{.spec.endpoints[0].metricRelabelings[0].regex}' ||
   opfail "the namespace keep rule"
-until_ok 30 is rancher-monitoring label shop api || opfail "the source's labels for rancher-monitoring"
+is cattle-project-p-abc-m-prometheus k get servicemonitor -n "$C" api -o jsonpath='{.metadata.ownerReferences[0].name}' ||
+  opfail "the copy is not the project Prometheus's"
+# rancher-monitoring's Prometheus selects every ServiceMonitor ({}): the source gets no label.
+is "" label shop api || opfail "the source was labelled for a selector that asks for none"
 until_ok 60 k get chartpreset -n cattle-project-p-abc monitoring-presets || opfail "the project's ChartPreset"
 stop_operator
 echo "PASS"

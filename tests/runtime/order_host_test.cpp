@@ -206,6 +206,7 @@ BOOST_FIXTURE_TEST_CASE(a_wake_rule_wakes_every_related_order_on_the_events_clus
     }
   }
   BOOST_TEST(probe(h).unrouted == 1u);  // the event that related to nobody
+}
 
 // An object that names an order by a field (a KeystoneRoleAssignment's
 // spec.userRef.name) wakes that order, in its namespace on its cluster; a

@@ -39,12 +39,14 @@ def world_yaml():
     for j in range(NAMESPACES):
         docs.append(f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: bench-{j}\n  labels:\n"
                     f"    helm.cattle.io/projectId: p-{j % PROMETHEUSES}\n")
-    docs.append("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: monitoring\n")
     for i in range(PROMETHEUSES):
+        # Each in its own namespace: the registration markers live on the RoleBinding of the Service's
+        # namespace (apis-monitoring.md 4.2), so Prometheus objects sharing one register once between them.
+        docs.append(f"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: monitoring-{i}\n")
         docs.append(f"apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata:\n  name: prom-{i}\n"
-                    f"  namespace: monitoring\nspec:\n  serviceMonitorSelector:\n    matchLabels:\n      release: prom-{i}\n"
+                    f"  namespace: monitoring-{i}\nspec:\n  serviceMonitorSelector:\n    matchLabels:\n      release: prom-{i}\n"
                     f"  serviceMonitorNamespaceSelector:\n    matchLabels:\n      helm.cattle.io/projectId: p-{i}\n")
-        docs.append(f"apiVersion: v1\nkind: Service\nmetadata:\n  name: prom-{i}\n  namespace: monitoring\nspec:\n"
+        docs.append(f"apiVersion: v1\nkind: Service\nmetadata:\n  name: prom-{i}\n  namespace: monitoring-{i}\nspec:\n"
                     f"  ports:\n  - name: http-web\n    port: 9090\n")
     return "---\n".join(docs)
 

@@ -2,6 +2,7 @@
 import os
 import re
 import socket
+import subprocess
 import sys
 import time
 import urllib.request
@@ -53,3 +54,45 @@ def wait_for(probe, what, limit):
             return
         time.sleep(0.2)
     sys.exit(f"timed out waiting for {what}")
+
+
+def settle(procs, operator_pid, metrics_url, create, done, what, steady_seconds):
+    """Runs `create`, waits until `done`, then `steady_seconds` more: the figures around it."""
+    rss0 = rss_kib(operator_pid)
+    cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+    req0 = requests_by_method(metrics_url)
+    t0 = time.time()
+    create()
+    created = time.time() - t0
+    wait_for(done, what, 3600)
+    settled = time.time() - t0
+    req1 = requests_by_method(metrics_url)
+    cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+    rss1 = rss_kib(operator_pid)
+    time.sleep(steady_seconds)
+    req2 = requests_by_method(metrics_url)
+    return {"created": created, "settled": settled, "converge": diff(req0, req1), "steady": diff(req1, req2),
+            "rss0": rss0, "rss1": rss1, "cpu": {n: cpu1[n] - cpu0[n] for n in procs}}
+
+
+def print_settled(r, n, noun, steady_seconds):
+    """The request, RSS and CPU rows of a settle() result over n objects (`noun`: "order", ...)."""
+    conv = r["converge"]
+    print(f"operator requests per {noun:<18}{sum(conv.values()) / n:.2f}  "
+          + ", ".join(f"{k} {v / n:.2f}" for k, v in conv.items() if v))
+    print(f"operator requests in {steady_seconds} s steady state   {int(sum(r['steady'].values()))}  "
+          + ", ".join(f"{k} {int(v)}" for k, v in r["steady"].items() if v))
+    print(f"operator RSS                            {r['rss0'] / 1024:.1f} MiB -> {r['rss1'] / 1024:.1f} MiB, "
+          f"{(r['rss1'] - r['rss0']) / n:.1f} KiB per {noun}")
+    print("CPU seconds while they settle           " + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items()))
+
+
+def stop(procs, work):
+    for p in procs.values():
+        p.terminate()
+    for p in procs.values():
+        try:
+            p.wait(30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    print(f"logs in {work}")

@@ -26,7 +26,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+from benchlib import free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOKEN = "bench-platform-token"
@@ -105,13 +105,6 @@ def main():
 
         smfile = os.path.join(work, "servicemonitors.yaml")
         open(smfile, "w").write("---\n".join(servicemonitor_yaml(k) for k in range(a.servicemonitors)))
-        op = procs["operator"].pid
-        rss0 = rss_kib(op)
-        cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        req0 = requests_by_method(metrics)
-        t0 = time.time()
-        subprocess.run(kubectl + ["create", "-f", smfile], check=True, capture_output=True)
-        created = time.time() - t0
 
         def all_labelled():
             out = subprocess.run(kubectl + ["get", "servicemonitors", "-A", "-o",
@@ -119,40 +112,18 @@ def main():
                                  capture_output=True, text=True).stdout.split()
             return sum(1 for x in out if x == "prom-0") >= a.servicemonitors
 
-        wait_for(all_labelled, f"{a.servicemonitors} ServiceMonitors labelled", 3600)
-        settled = time.time() - t0
-        req1 = requests_by_method(metrics)
-        cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        rss1 = rss_kib(op)
-        time.sleep(a.steady)
-        req2 = requests_by_method(metrics)
-
+        r = settle(procs, procs["operator"].pid, metrics,
+                   lambda: subprocess.run(kubectl + ["create", "-f", smfile], check=True, capture_output=True),
+                   all_labelled, f"{a.servicemonitors} ServiceMonitors labelled", a.steady)
         n = a.servicemonitors
-        conv = diff(req0, req1)
-        steady = diff(req1, req2)
         print(f"Prometheus objects registered           {PROMETHEUSES} in {prom_seconds:.1f} s "
               f"(from the operator's start), {int(sum(req_prom.values()))} requests")
         print(f"ServiceMonitors                         {n} ({n - n // 2} auto, {n // 2} federated) in {NAMESPACES} namespaces")
-        print(f"kubectl create of all of them           {created:.1f} s")
-        print(f"seconds until all labelled              {settled:.1f} s")
-        print(f"operator requests per ServiceMonitor    {sum(conv.values()) / n:.2f}  "
-              + ", ".join(f"{k} {v / n:.2f}" for k, v in conv.items() if v))
-        print(f"operator requests in {a.steady} s steady state   {int(sum(steady.values()))}  "
-              + ", ".join(f"{k} {int(v)}" for k, v in steady.items() if v))
-        print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
-              f"{(rss1 - rss0) / n:.1f} KiB per ServiceMonitor")
-        print("CPU seconds while they settle           "
-              + ", ".join(f"{name} {cpu1[name] - cpu0[name]:.1f}" for name in procs))
+        print(f"kubectl create of all of them           {r['created']:.1f} s")
+        print(f"seconds until all labelled              {r['settled']:.1f} s")
+        print_settled(r, n, "ServiceMonitor", a.steady)
     finally:
-        for p in procs.values():
-            p.terminate()
-        for p in procs.values():
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        print(f"logs in {work}")
-
+        stop(procs, work)
 
 if __name__ == "__main__":
     main()

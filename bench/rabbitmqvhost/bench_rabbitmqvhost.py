@@ -23,7 +23,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+from benchlib import free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
 
 from kubernetes import client, config
 
@@ -88,51 +88,21 @@ def main():
         orders_file = os.path.join(work, "orders.yaml")
         with open(orders_file, "w") as f:
             f.write("---\n".join(order_yaml(a.kind, i) for i in range(a.orders)))
-        op = procs["operator"].pid
-        rss0 = rss_kib(op)
-        cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        req0 = requests_by_method(metrics)
-        t0 = time.time()
-        subprocess.run(kubectl + ["create", "-f", orders_file], check=True, capture_output=True)
-        created = time.time() - t0
-
         def all_ready():
             items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[a.kind][1])["items"]
             ready = sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
                         if c["type"] == "Ready" and c["status"] == "True")
             return ready >= a.orders
 
-        wait_for(all_ready, f"{a.orders} orders Ready", 3600)
-        converged = time.time() - t0
-        req1 = requests_by_method(metrics)
-        cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        rss1 = rss_kib(op)
-        time.sleep(a.steady)
-        req2 = requests_by_method(metrics)
-
-        conv = diff(req0, req1)
-        steady = diff(req1, req2)
+        r = settle(procs, procs["operator"].pid, metrics,
+                   lambda: subprocess.run(kubectl + ["create", "-f", orders_file], check=True, capture_output=True),
+                   all_ready, f"{a.orders} orders Ready", a.steady)
         print(f"orders                                  {a.orders} {KINDS[a.kind][0]}")
-        print(f"kubectl create of all orders            {created:.1f} s")
-        print(f"seconds until all Ready                 {converged:.1f} s")
-        print(f"operator requests per order (converge)  {sum(conv.values()) / a.orders:.2f}  "
-              + ", ".join(f"{k} {v / a.orders:.2f}" for k, v in conv.items() if v))
-        print(f"operator requests in {a.steady} s steady state   {int(sum(steady.values()))}  "
-              + ", ".join(f"{k} {int(v)}" for k, v in steady.items() if v))
-        print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
-              f"{(rss1 - rss0) / a.orders:.1f} KiB per order")
-        print("CPU seconds during convergence          "
-              + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
+        print(f"kubectl create of all orders            {r['created']:.1f} s")
+        print(f"seconds until all Ready                 {r['settled']:.1f} s")
+        print_settled(r, a.orders, "order", a.steady)
     finally:
-        for p in procs.values():
-            p.terminate()
-        for p in procs.values():
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        print(f"logs in {work}")
-
+        stop(procs, work)
 
 if __name__ == "__main__":
     main()

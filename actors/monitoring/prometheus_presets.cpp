@@ -9,6 +9,8 @@
 #include "actors/monitoring/prometheus_steps.hpp"
 #include "actors/monitoring/cluster_meta.hpp"
 
+#include <optional>
+
 namespace c5c3::monitoring::prom {
 
 namespace {
@@ -32,6 +34,19 @@ const k8s::object& kube_system(const view& v) {
   return ks ? *ks : none;
 }
 
+// Where the preset lives: a project's ChartPreset (a federated, non-default
+// Prometheus) in the project's namespace, else the ClusterChartPreset ("").
+// nullopt with p.error set when the project cannot be told.
+std::optional<std::string> preset_namespace(const view& v, bool project, runtime::order_plan& p) {
+  if (!project) return std::string();
+  auto ps = namespace_for_project_settings(v.prom(), kube_system(v));
+  if (!ps.error.empty()) {
+    p.error = ps.error;
+    return std::nullopt;
+  }
+  return ps.ns;
+}
+
 }  // namespace
 
 std::string presets_json(const view& v) {
@@ -42,15 +57,9 @@ std::string presets_json(const view& v) {
 
 void add_preset(const view& v, runtime::order_plan& p) {
   const bool project = v.f.federated() && !v.is_default;
-  std::string ns;
-  if (project) {
-    auto ps = namespace_for_project_settings(v.prom(), kube_system(v));
-    if (!ps.error.empty()) {
-      p.error = ps.error;
-      return;
-    }
-    ns = ps.ns;
-  }
+  const auto where = preset_namespace(v, project, p);
+  if (!where) return;
+  const std::string& ns = *where;
   const auto* live = v.s.one(project ? projectpreset_slot : clusterpreset_slot);
   if (live && live->namespace_() != ns) live = nullptr;
   auto values = k8s::parse_json(presets_json(v));
@@ -66,15 +75,9 @@ void add_preset(const view& v, runtime::order_plan& p) {
 
 void cleanup_preset(const view& v, runtime::order_plan& p) {
   const bool project = v.f.federated() && !v.is_default;
-  std::string ns;
-  if (project) {
-    auto ps = namespace_for_project_settings(v.prom(), kube_system(v));
-    if (!ps.error.empty()) {
-      p.error = ps.error;
-      return;
-    }
-    ns = ps.ns;
-  }
+  const auto where = preset_namespace(v, project, p);
+  if (!where) return;
+  const std::string& ns = *where;
   // Upstream does not ignore NotFound here (a missing preset blocks the
   // finalizer for good; with several Prometheus objects sharing the
   // ClusterChartPreset the second deletion would never finish): an absent

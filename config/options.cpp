@@ -135,6 +135,32 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
         },
         {"C5C3_EMBEDDED_PORT"}}},
       {"source-dir", {false, [&](const std::string& v, const std::string&) { o.source_dir = v; }, {"C5C3_SOURCE_DIR"}}},
+      {"controllers",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          o.controllers.clear();
+          std::size_t start = 0;
+          while (start <= v.size()) {
+            auto comma = v.find(',', start);
+            auto item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (item != "orders" && item != "monitoring")
+              return bad(origin, v, "each controller group must be orders or monitoring");
+            o.controllers.push_back(item);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+          }
+        },
+        {"C5C3_CONTROLLERS"}}},
+      {"baseURL", {false, [&](const std::string& v, const std::string&) { o.monitoring.base_url = v; }, {"C5C3_BASE_URL"}}},
+      {"token", {false, [&](const std::string& v, const std::string&) { o.monitoring.token = v; }, {"PLATFORM_API_TOKEN"}}},
+      {"platform-ca-file",
+       {false, [&](const std::string& v, const std::string&) { o.monitoring.platform_ca_file = v; }, {"C5C3_PLATFORM_CA_FILE"}}},
+      {"hubUID", {false, [&](const std::string& v, const std::string&) { o.monitoring.hub_uid = v; }, {"C5C3_HUB_UID"}}},
+      {"rancher-auth-secret",
+       {false, [&](const std::string& v, const std::string&) { o.monitoring.rancher_auth_secret = v; },
+        {"C5C3_RANCHER_AUTH_SECRET"}}},
+      {"cluster-name",
+       {false, [&](const std::string& v, const std::string&) { o.monitoring.cluster_name = v; }, {"C5C3_CLUSTER_NAME"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.
@@ -180,6 +206,11 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
   return o;
 }
 
+bool operator_options::runs(std::string_view group) const {
+  if (controllers.empty()) return group == "orders" || (embedded && group == "monitoring");
+  return std::find(controllers.begin(), controllers.end(), group) != controllers.end();
+}
+
 std::string operator_usage(std::string_view program) {
   return "Usage: " + std::string(program) +
          " [flags]\n"
@@ -197,6 +228,14 @@ std::string operator_usage(std::string_view program) {
          "                                    ~/.local/state/c5c3-operator)\n"
          "  --embedded-port N                 --embedded API server port on 127.0.0.1 (default 0: a free port)\n"
          "  --source-dir DIR                  folder holding deploy/ and sim/crds (default: the source tree)\n"
+         "  --controllers LIST                controller groups: orders, monitoring (default orders;\n"
+         "                                    orders,monitoring with --embedded)\n"
+         "  --baseURL URL                     monitoring: the backend registration API\n"
+         "  --token T                         monitoring: the backend's bearer token (PLATFORM_API_TOKEN)\n"
+         "  --platform-ca-file PATH           monitoring: the CA the backend is verified with\n"
+         "  --hubUID UID                      monitoring: the hub's UID sent on registration\n"
+         "  --rancher-auth-secret NAME        monitoring: the Rancher auth Secret in the operator's namespace\n"
+         "  --cluster-name NAME               monitoring: the cluster's name when kube-system names none\n"
          "  -h, --help                        this text\n";
 }
 

@@ -16,6 +16,16 @@
 //   --embedded-port N              C5C3_EMBEDDED_PORT                 0 (the emulator's port; 0 picks a free one)
 //   --source-dir DIR               C5C3_SOURCE_DIR                    "" (where deploy/ and sim/crds are;
 //                                  "" means the source tree built from, else <binary>/../share/c5c3-operator)
+//   --controllers LIST             C5C3_CONTROLLERS                   orders (orders,monitoring with --embedded):
+//                                  the controller groups this process runs (orders: the c5c3 order
+//                                  kinds; monitoring: the monitoring controllers, actors/monitoring)
+//   the monitoring controllers' flags, upstream monitoring-operator's names:
+//   --baseURL URL                  C5C3_BASE_URL                      "" (the backend registration API)
+//   --token T                      PLATFORM_API_TOKEN                 "" (its bearer token; never logged)
+//   --platform-ca-file PATH        C5C3_PLATFORM_CA_FILE              "" (the CA the backend is verified with)
+//   --hubUID UID                   C5C3_HUB_UID                       ""
+//   --rancher-auth-secret NAME     C5C3_RANCHER_AUTH_SECRET           "" (a Secret in the operator's namespace)
+//   --cluster-name NAME            C5C3_CLUSTER_NAME                  "" (when kube-system names none)
 //   -h / --help
 // Both "--flag value" and "--flag=value" are accepted.
 #pragma once
@@ -42,6 +52,17 @@ enum class log_level { debug, info, warn, error };
 std::optional<log_level> parse_log_level(std::string_view s);
 std::string_view to_string(log_level l);
 
+// The monitoring controllers' settings (apis-monitoring.md 1.2). The backend
+// client exists only when base_url and token are both set.
+struct monitoring_options {
+  std::string base_url;
+  std::string token;  // a credential: never logged
+  std::string platform_ca_file;
+  std::string hub_uid;
+  std::string rancher_auth_secret;
+  std::string cluster_name;
+};
+
 struct operator_options {
   std::string kubeconfig;
   std::string context;
@@ -55,7 +76,13 @@ struct operator_options {
   std::string data_dir;     // --embedded: where the emulator's state and the kubeconfig live
   int embedded_port = 0;    // --embedded: the emulator's port on 127.0.0.1
   std::string source_dir;   // --embedded: the folder holding deploy/crds, deploy/samples and sim/crds
+  // The controller groups to run ("orders", "monitoring"), as given; empty:
+  // the default ("orders", and "monitoring" too with --embedded).
+  std::vector<std::string> controllers;
+  monitoring_options monitoring;
   bool help = false;
+  // Whether the group runs (the default when --controllers is not given).
+  bool runs(std::string_view group) const;
 };
 
 // args excludes the program name. The error lists one line per problem.

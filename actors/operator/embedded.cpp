@@ -6,6 +6,8 @@
 #include "k8s/client/blocking.hpp"
 #include "k8s/yaml.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "sim/monitoring/standin_server.hpp"
+#include "sim/monitoring/trickster.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -30,6 +32,8 @@ namespace {
 constexpr std::string_view field_manager = "c5c3-operator-embedded";
 // Written once the samples are applied: later starts leave them to the user.
 constexpr std::string_view samples_marker = "samples-applied";
+// The embedded backend stand-in's token (a loopback test peer, not a secret).
+constexpr std::string_view backend_token = "c5c3-embedded-platform-token";
 
 // Server-side applies every document of `file`; false with `error` set on the first failure.
 bool apply_file(k8s::client& c, const std::string& file, bool force, std::string& error) {
@@ -57,7 +61,8 @@ class stack final : public embedded_stack {
  public:
   stack(const config::operator_options& opts, const embedded_manifests& m, std::string data_dir,
         k8s::log::logger log)
-      : m_(m), data_dir_(std::move(data_dir)), log_(std::move(log)) {
+      : m_(m), data_dir_(std::move(data_dir)), log_(std::move(log)),
+        monitoring_(opts.runs("monitoring")), own_backend_(monitoring_ && opts.monitoring.base_url.empty()) {
     sim::apiserver_options so;
     so.listen = "127.0.0.1:" + std::to_string(opts.embedded_port);
     so.data_dir = data_dir_;
@@ -95,6 +100,18 @@ class stack final : public embedded_stack {
       error = std::string("--embedded: the API server emulator cannot start: ") + e.what();
       return false;
     }
+    if (own_backend_) {
+      sim::monitoring::trickster_options to;
+      to.token = std::string(backend_token);
+      backend_ = std::make_unique<sim::monitoring::standin_server>(
+          "trickster", std::make_shared<sim::monitoring::trickster_backend>(to));
+      try {
+        backend_->start();
+      } catch (const std::exception& e) {
+        error = std::string("--embedded: the backend stand-in cannot start: ") + e.what();
+        return false;
+      }
+    }
     io_thread_ = std::thread([this] { io_.run(); });
     auto conn = config::load_connection({kubeconfig_, ""});
     if (!conn) {
@@ -112,7 +129,7 @@ class stack final : public embedded_stack {
     log_.info("Applied the CRDs", {{"dir", m_.crds()}});
     auto marker = fs::path(data_dir_) / samples_marker;
     if (!fs::exists(marker)) {
-      for (const auto& f : sample_files(m_))
+      for (const auto& f : sample_files(m_, monitoring_))
         if (!apply_file(*client_, f, false, error)) return false;
       std::ofstream(marker) << "The samples were applied; delete this file to apply them again.\n";
       log_.info("Applied the samples", {{"dir", m_.samples()}});
@@ -135,6 +152,11 @@ class stack final : public embedded_stack {
 
   const std::string& kubeconfig_path() const override { return kubeconfig_; }
 
+  std::pair<std::string, std::string> monitoring_backend() const override {
+    if (!backend_) return {};
+    return {backend_->url(), std::string(backend_token)};
+  }
+
   void start_table() override {
     if (table_) return;
     table_ = std::make_unique<embedded_table>(*server_, "KUBECONFIG=" + kubeconfig_ + "  (" + server_->url() + ")   Ctrl-C stops");
@@ -151,6 +173,7 @@ class stack final : public embedded_stack {
     io_.stop();
     if (io_thread_.joinable()) io_thread_.join();
     server_->stop();
+    if (backend_) backend_->stop();
   }
 
  private:
@@ -167,6 +190,9 @@ class stack final : public embedded_stack {
   std::unique_ptr<embedded_table> table_;
   bool stopped_ = false;
   int lock_fd_ = -1;
+  bool monitoring_ = false;
+  bool own_backend_ = false;
+  std::unique_ptr<sim::monitoring::standin_server> backend_;
 };
 
 }  // namespace

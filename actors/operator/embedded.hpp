@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace c5c3::operator_ {
 
@@ -24,6 +25,10 @@ class embedded_stack {
   virtual void start_table() = 0;
   // Stops the table, the world and the emulator (state stays in the data dir).
   virtual void stop() = 0;
+  // The backend registration stand-in the monitoring controllers register
+  // with (sim/monitoring's trickster, in this process), when they run and no
+  // --baseURL was given: its URL and token; empty otherwise.
+  virtual std::pair<std::string, std::string> monitoring_backend() const = 0;
 };
 
 // Starts the stack; on failure returns null and sets `error` (one line).

@@ -63,9 +63,11 @@ std::vector<std::string> yaml_files(const std::string& dir) {
   return files;
 }
 
-std::vector<std::string> sample_files(const embedded_manifests& m) {
+std::vector<std::string> sample_files(const embedded_manifests& m, bool monitoring) {
   std::vector<std::string> out;
-  for (const auto& dir : {m.samples(), m.samples() + "/world"}) {
+  std::vector<std::string> dirs{m.samples(), m.samples() + "/world"};
+  if (monitoring) dirs.push_back(m.samples() + "/monitoring");
+  for (const auto& dir : dirs) {
     auto files = yaml_files(dir);
     out.insert(out.end(), files.begin(), files.end());
   }

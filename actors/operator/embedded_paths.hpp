@@ -38,8 +38,10 @@ std::vector<std::string> yaml_files(const std::string& dir);
 
 // The sample files applied on the first start, in order: the top-level
 // *.yaml of deploy/samples, then deploy/samples/world/*.yaml (what the
-// ControlPlane needs around it). deploy/samples/orders is left out: its
-// Keystone orders need a Keystone.
-std::vector<std::string> sample_files(const embedded_manifests& m);
+// ControlPlane needs around it), then, with `monitoring`,
+// deploy/samples/monitoring/*.yaml (a Prometheus, an Alertmanager and
+// ServiceMonitors with what the Prometheus Operator would have made around
+// them). deploy/samples/orders is left out: its Keystone orders need a Keystone.
+std::vector<std::string> sample_files(const embedded_manifests& m, bool monitoring = false);
 
 }  // namespace c5c3::operator_

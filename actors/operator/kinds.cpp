@@ -3,6 +3,7 @@
 #include "actors/c5c3/keystoneproject/kind.hpp"
 #include "actors/c5c3/keystoneuser/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
+#include "actors/monitoring/controllers.hpp"
 
 namespace c5c3::operator_ {
 
@@ -38,6 +39,21 @@ std::vector<kind_plug> operator_kinds() {
   kinds.push_back({"keystoneproject", [](kind_context& ctx) {
                      return ::c5c3::c5c3::keystoneproject::spawn_host(ctx.sys, host_options(ctx));
                    }});
+  kind_plug monitoring{"monitoring", [](kind_context& ctx) {
+                         ::c5c3::monitoring::controllers_options o;
+                         o.flags = ctx.options.monitoring;
+                         o.pod_namespace = ctx.namespace_;
+                         o.clusters = ctx.clusters;
+                         o.limiter = ctx.limiter;
+                         o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
+                         o.log = ctx.log;
+                         std::string error;
+                         auto a = ::c5c3::monitoring::spawn_monitoring(ctx.sys, std::move(o), error);
+                         if (!a) ctx.log.error("unable to start the monitoring controllers", error);
+                         return a;
+                       },
+                       "monitoring", false};
+  kinds.push_back(std::move(monitoring));
   return kinds;
 }
 

@@ -33,17 +33,25 @@ struct kind_context {
   // The ControlPlane directory (actors/c5c3/controlplane): admission and
   // endpoints; register the host with (cp_host_atom, host).
   caf::actor control_planes;
+  // The operator's namespace (--namespace, else the connection's).
+  std::string namespace_;
 };
 
 struct kind_plug {
   std::string controller;  // e.g. "rabbitmqvhost"
   // Spawns the kind's order host and registers its watches with
-  // ctx.clusters and the host with ctx.control_planes.
+  // ctx.clusters and the host with ctx.control_planes. An invalid handle is
+  // a start failure (logged; the operator exits 1).
   std::function<caf::actor(kind_context&)> spawn_host;
+  // The controller group --controllers selects it by: "orders", "monitoring".
+  std::string group = "orders";
+  // false: the plug makes its own controllers' metrics (ctx.metrics unset).
+  bool metrics = true;
 };
 
 // The kinds the binary runs: rabbitmqvhost, keystoneuser, keystoneproject
-// (actors/c5c3/<kind>/kind.hpp).
+// (actors/c5c3/<kind>/kind.hpp) in the orders group; the monitoring
+// controllers (actors/monitoring/controllers.hpp).
 std::vector<kind_plug> operator_kinds();
 
 // A controller's metrics in `reg`, with max_concurrent_reconciles set to n.

@@ -31,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 namespace c5c3::operator_ {
 
@@ -112,7 +113,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     std::cerr << parsed.error() << "\nRun '" << program << " --help' for usage.\n";
     return 2;
   }
-  const config::operator_options opts = parsed.value();
+  config::operator_options opts = parsed.value();
   if (opts.help) {
     std::cout << config::operator_usage(program);
     return 0;
@@ -130,6 +131,8 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
       return 2;
     }
   }
+  if (embedded && opts.runs("monitoring") && opts.monitoring.base_url.empty())
+    std::tie(opts.monitoring.base_url, opts.monitoring.token) = embedded->monitoring_backend();
   auto conn = embedded ? config::load_connection({embedded->kubeconfig_path(), ""}, env)
                        : config::load_connection({opts.kubeconfig, opts.context}, env);
   if (!conn.ok()) {
@@ -169,6 +172,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     cluster::registry_options ro;
     ro.management = management;
     ro.namespace_ = opts.namespace_.empty() ? conn.value().namespace_ : opts.namespace_;
+    const std::string ro_namespace = ro.namespace_;
     ro.listeners = {directory};
     ro.tune = [observer](k8s::client_config& c) { c.observer = observer; };
     ro.log = root.named("targets");
@@ -187,16 +191,24 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     // per controller), each with a token pool per cluster.
     std::vector<caf::actor> limiters;
     for (auto& kind : operator_kinds()) {
+      if (!opts.runs(kind.group)) continue;
       limiters.push_back(runtime::spawn_limiter(sys, max));
       kind_context ctx{sys,
                        opts,
                        limiters.back(),
                        max,
-                       make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles),
+                       kind.metrics ? make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles)
+                                    : nullptr,
                        root.named("controller").with({{"controller", kind.controller}}),
                        directory,
-                       control_planes};
-      hosts.push_back(kind.spawn_host(ctx));
+                       control_planes,
+                       ro_namespace};
+      auto host = kind.spawn_host(ctx);
+      if (!host) {
+        rc = 1;
+        continue;
+      }
+      hosts.push_back(host);
       hosts_by_controller[kind.controller] = hosts.back();
       setup.info("Starting controller", {{"controller", kind.controller}});
     }
@@ -205,9 +217,9 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     servers.set_debug([&sys, hosts_by_controller](const k8s::http_request& req) {
       return debug_response(sys, hosts_by_controller, req);
     });
-    bool serving = true;
+    bool serving = rc == 0;
     try {
-      servers.start();
+      if (serving) servers.start();
     } catch (const std::exception& e) {
       setup.error("unable to start the metrics or health probe server", e.what());
       serving = false;

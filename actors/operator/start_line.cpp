@@ -2,6 +2,13 @@
 
 namespace c5c3::operator_ {
 
+std::string controller_groups(const config::operator_options& o) {
+  std::string out;
+  for (const char* g : {"orders", "monitoring"})
+    if (o.runs(g)) out += (out.empty() ? "" : ",") + std::string(g);
+  return out;
+}
+
 k8s::log::fields start_fields(const config::operator_options& o, const config::connection& c) {
   return {
       {"kubeconfig", o.kubeconfig},
@@ -14,6 +21,7 @@ k8s::log::fields start_fields(const config::operator_options& o, const config::c
       {"maxConcurrentReconciles", o.max_concurrent_reconciles},
       {"v", o.verbosity},
       {"logLevel", config::to_string(o.level)},
+      {"controllers", controller_groups(o)},
   };
 }
 

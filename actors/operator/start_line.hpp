@@ -7,7 +7,12 @@
 #include "config/options.hpp"
 #include "k8s/log.hpp"
 
+#include <string>
+
 namespace c5c3::operator_ {
+
+// "orders,monitoring": the controller groups the options run.
+std::string controller_groups(const config::operator_options& o);
 
 k8s::log::fields start_fields(const config::operator_options& o, const config::connection& c);
 

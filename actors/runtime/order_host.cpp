@@ -3,6 +3,7 @@
 #include "actors/runtime/mailbox_depth.hpp"
 
 #include "actors/runtime/predicate.hpp"
+#include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
 
@@ -32,6 +33,7 @@ struct host_state {
 
   caf::stateful_actor<host_state>* self = nullptr;
   order_host_config cfg;
+  std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
   std::map<order_key, entry> orders;
   std::map<caf::actor_addr, order_key> by_addr;
   // cfg.references[i]: the object an order names (cluster, namespace, name)
@@ -61,7 +63,8 @@ struct host_state {
   }
 
   bool is_order(const k8s::object& o) const {
-    return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group;
+    return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group &&
+           (!order_selector || order_selector->matches(o));
   }
 
   // The index of cfg.references: `key` names what `obj` names (nothing when
@@ -151,6 +154,22 @@ struct host_state {
     return true;
   }
 
+  // The wake rules of the event's kind: every order of its cluster whose
+  // latest object a rule relates to the event's object (either version).
+  bool wake_related(const protocol::object_event& ev) {
+    bool routed = false;
+    const auto g = ev.obj.gvk();
+    for (const auto& rule : cfg.wakes) {
+      if (rule.gvk.kind != g.kind || rule.gvk.group != g.group || !rule.relates) continue;
+      for (const auto& [key, e] : orders) {
+        if (key.cluster != ev.cluster || e.retiring) continue;
+        if (rule.relates(ev.obj, e.last) || (ev.old && rule.relates(ev.old, e.last)))
+          routed = wake(key) || routed;
+      }
+    }
+    return routed;
+  }
+
   // The order `obj` belongs to: its ownership labels or controller, else the
   // first reference field of its kind that names one.
   std::optional<order_key> order_of_event_object(const k8s::object& obj, const std::string& cluster) const {
@@ -168,6 +187,7 @@ struct host_state {
       auto before = order_of_event_object(ev.old, ev.cluster);
       if (before && before != now) routed = wake(*before) || routed;
     }
+    routed = wake_related(ev) || routed;
     if (!routed) ++unrouted;
   }
 
@@ -225,6 +245,8 @@ struct host_state {
 caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_config cfg) {
   self->state.self = self;
   self->state.cfg = std::move(cfg);
+  if (!self->state.cfg.order_selector.empty())
+    self->state.order_selector = k8s::label_selector::parse(self->state.cfg.order_selector);
   if (auto* mm = self->state.m())
     mm->max_concurrent_reconciles.set(self->state.cfg.max_concurrent_reconciles);
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });

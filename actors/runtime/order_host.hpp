@@ -18,6 +18,11 @@
 //                           of this kind whose field names the object, through
 //                           the host's index of its orders by that field (no
 //                           scan of the orders).
+//                           of a kind with a wake rule (cfg.wakes): also
+//                           every order of the event's cluster whose latest
+//                           object the rule relates to it (old and new; a scan).
+//                           An object of the order kind that cfg.order_selector
+//                           does not match is routed as another kind's.
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
 //   protocol::cluster_disengaged, or kind_availability{served = false} of the
 //                           order kind: retire every actor of that cluster.
@@ -46,6 +51,11 @@ struct order_host_config {
   std::string controller;  // the controller name in metrics, e.g. "keystoneuser"
   k8s::gvk order_kind;     // group and kind identify the order's own events
   ownership_keys keys;
+  // Only objects of the order kind this label selector matches are orders
+  // (For(kind) with a label predicate); "" every object of the kind.
+  std::string order_selector;
+  // Kinds whose events wake many orders (runner: watch_decl::wakes).
+  std::vector<wake_rule> wakes;
   // Kinds whose objects name an order of this kind by a field (holds on
   // deletion: a KeystoneRoleAssignment's spec.userRef.name).
   std::vector<reference_field> referenced_by;

@@ -10,6 +10,7 @@
 #include "k8s/object.hpp"
 #include "protocol/order.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,18 @@ struct ownership_keys {
                                                                 std::string_view cluster,
                                                                 const ownership_keys& keys,
                                                                 const k8s::gvk& order_kind);
+
+// Whether an event's object (of another kind) concerns an order, given the
+// order's latest object: events of a kind that wakes many orders
+// ("enqueue every Prometheus", "the ServiceMonitors selecting this Service").
+using wake_fn = std::function<bool(const k8s::object& event_object, const k8s::object& order)>;
+
+// One kind whose events wake the orders `relates` accepts (on the event's
+// cluster; old and new versions both count).
+struct wake_rule {
+  k8s::gvk gvk;  // group and kind compared
+  wake_fn relates;
+};
 
 // Objects of another kind that name an order of this kind by a field (a
 // KeystoneRoleAssignment's spec.userRef.name names a KeystoneUser in its own

@@ -17,64 +17,17 @@ Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
 import os
-import re
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchlib import free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
 
 from kubernetes import client, config
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def rss_kib(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def requests_by_method(metrics_url):
-    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
-    out = {}
-    for line in text.splitlines():
-        m = re.match(r'rest_client_requests_total\{([^}]*)\} ([0-9.e+]+)', line)
-        if not m:
-            continue
-        method = re.search(r'method="([^"]*)"', m.group(1)).group(1)
-        out[method] = out.get(method, 0) + float(m.group(2))
-    return out
-
-
-def diff(a, b):
-    keys = sorted(set(a) | set(b))
-    return {k: b.get(k, 0) - a.get(k, 0) for k in keys}
-
-
-def wait_for(probe, what, limit):
-    deadline = time.time() + limit
-    while time.time() < deadline:
-        if probe():
-            return
-        time.sleep(0.2)
-    sys.exit(f"timed out waiting for {what}")
 
 
 KINDS = {"rabbitmqvhost": ("RabbitMQVhost", "rabbitmqvhosts"),
@@ -137,51 +90,21 @@ def main():
         orders_file = os.path.join(work, "orders.yaml")
         with open(orders_file, "w") as f:
             f.write("---\n".join(order_yaml(a.kind, i) for i in range(a.orders)))
-        op = procs["operator"].pid
-        rss0 = rss_kib(op)
-        cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        req0 = requests_by_method(metrics)
-        t0 = time.time()
-        subprocess.run(kubectl + ["create", "-f", orders_file], check=True, capture_output=True)
-        created = time.time() - t0
-
         def all_ready():
             items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[a.kind][1])["items"]
             ready = sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
                         if c["type"] == "Ready" and c["status"] == "True")
             return ready >= a.orders
 
-        wait_for(all_ready, f"{a.orders} orders Ready", 3600)
-        converged = time.time() - t0
-        req1 = requests_by_method(metrics)
-        cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        rss1 = rss_kib(op)
-        time.sleep(a.steady)
-        req2 = requests_by_method(metrics)
-
-        conv = diff(req0, req1)
-        steady = diff(req1, req2)
+        r = settle(procs, procs["operator"].pid, metrics,
+                   lambda: subprocess.run(kubectl + ["create", "-f", orders_file], check=True, capture_output=True),
+                   all_ready, f"{a.orders} orders Ready", a.steady)
         print(f"orders                                  {a.orders} {KINDS[a.kind][0]}")
-        print(f"kubectl create of all orders            {created:.1f} s")
-        print(f"seconds until all Ready                 {converged:.1f} s")
-        print(f"operator requests per order (converge)  {sum(conv.values()) / a.orders:.2f}  "
-              + ", ".join(f"{k} {v / a.orders:.2f}" for k, v in conv.items() if v))
-        print(f"operator requests in {a.steady} s steady state   {int(sum(steady.values()))}  "
-              + ", ".join(f"{k} {int(v)}" for k, v in steady.items() if v))
-        print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
-              f"{(rss1 - rss0) / a.orders:.1f} KiB per order")
-        print("CPU seconds during convergence          "
-              + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
+        print(f"kubectl create of all orders            {r['created']:.1f} s")
+        print(f"seconds until all Ready                 {r['settled']:.1f} s")
+        print_settled(r, a.orders, "order", a.steady)
     finally:
-        for p in procs.values():
-            p.terminate()
-        for p in procs.values():
-            try:
-                p.wait(30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        print(f"logs in {work}")
-
+        stop(procs, work)
 
 if __name__ == "__main__":
     main()

@@ -56,6 +56,44 @@ BOOST_AUTO_TEST_CASE(flags_in_both_forms_and_env_fallback) {
   BOOST_TEST(operator_usage("c5c3-operator").find("--max-concurrent-reconciles") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(controller_groups_and_the_monitoring_flags) {
+  struct row {
+    const char* name;
+    std::vector<std::string> args;
+    bool orders, monitoring;
+  };
+  const row rows[] = {
+      {"default: the orders", {}, true, false},
+      {"--embedded adds the monitoring controllers", {"--embedded"}, true, true},
+      {"monitoring only (its own process, as upstream splits them)", {"--controllers=monitoring"}, false, true},
+      {"both, the flag given with --embedded too", {"--embedded", "--controllers", "orders"}, true, false},
+      {"both", {"--controllers=orders,monitoring"}, true, true},
+  };
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.name) {
+      auto o = parse_operator_options(r.args, fake_env({}));
+      BOOST_TEST_REQUIRE(o.ok(), (o.ok() ? "" : o.error()));
+      BOOST_TEST(o->runs("orders") == r.orders);
+      BOOST_TEST(o->runs("monitoring") == r.monitoring);
+    }
+  }
+  auto m = parse_operator_options({"--baseURL=https://backend.example/", "--hubUID", "hub-1", "--platform-ca-file=/ca",
+                                   "--rancher-auth-secret=ra", "--cluster-name=c1"},
+                                  fake_env({{"PLATFORM_API_TOKEN", "tok"}, {"C5C3_CONTROLLERS", "monitoring"}}));
+  BOOST_TEST_REQUIRE(m.ok(), (m.ok() ? "" : m.error()));
+  BOOST_TEST(m->monitoring.base_url == "https://backend.example/");
+  BOOST_TEST(m->monitoring.token == "tok");
+  BOOST_TEST(m->monitoring.hub_uid == "hub-1");
+  BOOST_TEST(m->monitoring.platform_ca_file == "/ca");
+  BOOST_TEST(m->monitoring.rancher_auth_secret == "ra");
+  BOOST_TEST(m->monitoring.cluster_name == "c1");
+  BOOST_TEST(!m->runs("orders"));
+  auto bad = parse_operator_options({"--controllers=orders,grafana"}, fake_env({}));
+  BOOST_TEST_REQUIRE(!bad.ok());
+  BOOST_TEST(bad.error() ==
+             "invalid value \"orders,grafana\" for flag --controllers: each controller group must be orders or monitoring");
+}
+
 struct bad_case {
   std::vector<std::string> args;
   std::map<std::string, std::string> env;

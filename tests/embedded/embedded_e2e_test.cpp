@@ -1,7 +1,7 @@
 // `c5c3-operator --embedded` as a process: the emulator on a free loopback
 // port with its state in a temporary data directory, the printed kubeconfig
 // used with kubectl (CRDs served, samples present, the simulated world at
-// work, the sample RabbitMQVhost Ready), the change lines of the live table on a pipe, SIGTERM exits 0, and a
+// work, the sample RabbitMQVhost Ready, the monitoring samples acted on), the change lines of the live table on a pipe, SIGTERM exits 0, and a
 // restart on the same data directory keeps what the user did with kubectl
 // (the samples are not applied again).
 #include "tests/embedded/embedded_run.hpp"
@@ -70,6 +70,19 @@ BOOST_AUTO_TEST_CASE(serves_the_samples_and_keeps_user_changes_across_a_restart)
         {"wait", "--for=condition=Ready", "rabbitmqvhost/app", "-n", "tenant-a", "--timeout=60s"});
     BOOST_TEST(ready.first == 0, ready.second);
     BOOST_TEST(run.printed("RabbitMQVhost tenant-a/app READY=True", clock_type::now() + 10s), run.output());
+
+    // The monitoring samples (deploy/samples/monitoring): every controller acts. The ServiceMonitors carry
+    // the Prometheus's selector label (auto and federated), the Prometheus is registered with the backend
+    // stand-in and bound, the Alertmanager has the inbox AlertmanagerConfig.
+    auto labelled = run.kubectl({"wait", "--for=jsonpath={.metadata.labels.release}=kube-prometheus-stack",
+                                 "servicemonitor/web", "servicemonitor/web-federated", "-n", "demo", "--timeout=60s"});
+    BOOST_TEST(labelled.first == 0, labelled.second);
+    auto bound = run.kubectl({"wait", "--for=jsonpath={.spec.type}=Prometheus", "appbinding/default-prometheus", "-n",
+                              "monitoring", "--timeout=60s"});
+    BOOST_TEST(bound.first == 0, bound.second);
+    auto inbox = run.kubectl({"wait", "--for=jsonpath={.spec.route.receiver}=webhook", "alertmanagerconfig/inbox-agent",
+                              "-n", "monitoring", "--timeout=60s"});
+    BOOST_TEST(inbox.first == 0, inbox.second);
 
     // Not a terminal: the live table prints a line per change.
     BOOST_TEST(run.printed("added RabbitMQVhost tenant-a/app", clock_type::now() + 30s), run.output());

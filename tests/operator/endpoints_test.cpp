@@ -133,7 +133,8 @@ BOOST_AUTO_TEST_CASE(controller_metrics_carry_the_concurrency_limit) {
 
 BOOST_AUTO_TEST_CASE(start_line_names_options_never_credentials) {
   auto o = parse_ok({"--kubeconfig", "/k/config", "--context", "c1", "--namespace", "ops", "-v", "3",
-                     "--max-concurrent-reconciles=4", "--metrics-bind-address=127.0.0.1:0"});
+                     "--max-concurrent-reconciles=4", "--metrics-bind-address=127.0.0.1:0",
+                     "--controllers=orders,monitoring", "--baseURL=https://backend.example", "--token=platform-secret"});
   config::connection c;
   c.client.server = "https://10.0.0.1:6443";
   c.namespace_ = "default";
@@ -146,8 +147,9 @@ BOOST_AUTO_TEST_CASE(start_line_names_options_never_credentials) {
   for (const char* want :
        {R"("kubeconfig":"/k/config")", R"("context":"c1")", R"("namespace":"ops")", R"("server":"https://10.0.0.1:6443")",
         R"("metricsBindAddress":"127.0.0.1:0")", R"("healthProbeBindAddress":":8081")",
-        R"("maxConcurrentReconciles":4)", R"("v":3)", R"("logLevel":"debug")"})
+        R"("maxConcurrentReconciles":4)", R"("v":3)", R"("logLevel":"debug")", R"("controllers":"orders,monitoring")"})
     BOOST_TEST(s.find(want) != std::string::npos, want);
+  BOOST_TEST(s.find("platform-secret") == std::string::npos);
   // Without --namespace, the connection's namespace.
   auto d = parse_ok({});
   lines.clear();

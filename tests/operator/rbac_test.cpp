@@ -129,6 +129,52 @@ BOOST_AUTO_TEST_CASE(cluster_role_grants_exactly_what_the_operator_does) {
   BOOST_TEST(got.count({"c5c3.io", "rabbitmqvhosts", "delete"}) == 0u);
 }
 
+// What the monitoring controllers do (actors/monitoring; deploy/rbac/monitoring_role.yaml).
+std::set<grant> expected_monitoring_grants() {
+  const std::vector<std::string> read{"get", "list", "watch"};
+  std::set<grant> s;
+  add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, read);
+  add(s, "monitoring.coreos.com", {"prometheuses", "alertmanagers"}, {"get", "list", "watch", "patch"});
+  add(s, "monitoring.coreos.com", {"servicemonitors", "alertmanagerconfigs"}, {"get", "list", "watch", "create", "patch"});
+  add(s, "monitoring.coreos.com", {"prometheuses/finalizers", "servicemonitors/finalizers"}, {"update"});
+  add(s, "", {"services/finalizers", "serviceaccounts/finalizers"}, {"update"});
+  add(s, "appcatalog.appscode.com", {"appbindings/finalizers"}, {"update"});
+  add(s, "apiregistration.k8s.io", {"apiservices"}, read);
+  add(s, "appcatalog.appscode.com", {"appbindings"}, {"get", "list", "watch", "create", "patch"});
+  add(s, "charts.x-helm.dev", {"clusterchartpresets", "chartpresets"}, {"get", "list", "watch", "create", "patch", "delete"});
+  add(s, "", {"namespaces", "configmaps"}, read);
+  add(s, "", {"services", "endpoints", "secrets"}, {"get", "list", "watch", "create", "patch"});
+  add(s, "", {"serviceaccounts"}, {"get", "create", "patch"});
+  add(s, "rbac.authorization.k8s.io", {"clusterroles", "rolebindings"}, {"get", "create", "patch"});
+  add(s, "rbac.authorization.k8s.io", {"clusterroles"}, {"bind"});
+  add(s, "operator.openshift.io", {"ingresscontrollers"}, read);
+  add(s, "operator.open-cluster-management.io", {"klusterlets"}, read);
+  add(s, "cluster.open-cluster-management.io", {"clusterclaims"}, read);
+  return s;
+}
+
+BOOST_AUTO_TEST_CASE(the_monitoring_cluster_role_grants_exactly_what_its_controllers_do) {
+  auto docs = read("deploy/rbac/monitoring_role.yaml");
+  const auto* role = find_doc(docs, "ClusterRole");
+  BOOST_REQUIRE(role != nullptr);
+  auto got = grants(*role);
+  // The one wildcard: the ClusterRole appscode:trickster:proxy grants
+  // services/proxy "*", and only a holder of a permission may grant it.
+  BOOST_TEST(got.erase({"", "services/proxy", "*"}) == 1u);
+  check_exact(got, expected_monitoring_grants());
+  for (const auto& r : (*role)["rules"].GetArray())
+    for (const auto& v : r["verbs"].GetArray())
+      if (std::string(v.GetString()) == "bind") {
+        BOOST_REQUIRE(r.HasMember("resourceNames"));
+        BOOST_TEST(r["resourceNames"].Size() == 1u);
+        BOOST_TEST(std::string(r["resourceNames"][0].GetString()) == "cluster-monitoring-view");
+      }
+  const auto* binding = find_doc(docs, "ClusterRoleBinding");
+  BOOST_REQUIRE(binding != nullptr);
+  BOOST_TEST(str((*binding)["roleRef"], "name") == str((*role)["metadata"], "name"));
+  BOOST_TEST(str((*binding)["subjects"][0], "name") == "c5c3-operator");
+}
+
 BOOST_AUTO_TEST_CASE(binding_service_account_and_deployment_agree) {
   auto sa_docs = read("deploy/rbac/service_account.yaml");
   const auto* sa = find_doc(sa_docs, "ServiceAccount");

@@ -242,6 +242,36 @@ BOOST_FIXTURE_TEST_CASE(a_fail_open_teardown_releases_the_finalizer_past_failed_
   BOOST_TEST_REQUIRE(eventually([&] { return !widget_obj("patient") && !map("patient"); }));
 }
 
+BOOST_FIXTURE_TEST_CASE(a_plan_error_fails_the_pass_after_its_writes_and_backs_off, runner_fixture) {
+  create_widget("bad", R"({"size":"small","failWith":"the backend answered 503"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return probe("bad").failures >= 2u; }));
+  BOOST_TEST(probe("bad").last_error == "Widget default/bad: the backend answered 503");
+  BOOST_TEST(reason_is("bad", "Mapped"));  // its writes and its status went out first
+  BOOST_TEST(map("bad").get_string({"data", "size"}) == "small");
+  auto r = write(protocol::patch_request{{widget::gvk, "default", "bad"}, protocol::patch_type::merge,
+                                         R"({"spec":{"failWith":null}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r));
+  BOOST_TEST_REQUIRE(eventually([&] { return probe("bad").failures == 0u; }));
+}
+
+BOOST_FIXTURE_TEST_CASE(a_plan_writing_its_own_order_plans_on_from_the_answer, runner_fixture) {
+  create_widget("self", R"({"size":"small","selfLabel":"patched"})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("self", "Mapped"); }));
+  BOOST_TEST(widget_obj("self").label("test.c5c3.io/self").value_or("") == "patched");
+  // The finalizer's patch and the label's: the plan saw its own patch and
+  // asked for no second one.
+  BOOST_TEST(writes("patch", "widgets", 200) == 2u);
+  BOOST_TEST(probe("self").last_error.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(an_uncached_slot_is_read_from_the_api_server, runner_fixture) {
+  auto secret = k8s::object::parse(R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"s1","namespace":"default"}})");
+  BOOST_TEST_REQUIRE(static_cast<bool>(write(protocol::create_request{*secret, {}})));
+  create_widget("count", R"({"size":"small","countSecrets":true})");
+  BOOST_TEST_REQUIRE(eventually([&] { return reason_is("count", "Mapped"); }));
+  BOOST_TEST(map("count").get_string({"data", "secrets"}) == "1");
+}
+
 BOOST_AUTO_TEST_CASE(a_pass_past_its_deadline_writes_nothing_more_and_its_late_answer_is_ignored) {
   runner_fixture fx{3s};  // far above a pass's time even on a loaded machine
   sim::fault_rule f;

@@ -184,6 +184,41 @@ BOOST_AUTO_TEST_CASE(the_watches_a_declaration_implies) {
   for (std::size_t i = 0; i < w.size(); ++i) BOOST_TEST((w[i] == want[i]), "watch " << i);
 }
 
+BOOST_AUTO_TEST_CASE(an_order_selector_a_watched_namespace_uncached_reads_and_wake_rules) {
+  rt::kind_declaration k;
+  k.gvk = {"monitoring.coreos.com", "v1", "ServiceMonitor"};
+  k.order_selector = "monitoring.appscode.com/prometheus=auto";
+  auto info = rt::named("ace-info", {"", "v1", "ConfigMap"}, {});
+  info.watch_namespace = "kube-public";
+  k.reads.push_back(info);
+  auto tokens = rt::listed("tokens", {"", "v1", "Secret"}, "");
+  tokens.uncached = true;  // read from the API server: no informer, no watch
+  k.reads.push_back(tokens);
+  k.reads.push_back(rt::listed("prometheuses", {"monitoring.coreos.com", "v1", "Prometheus"}, "",
+                               rt::namespace_role::all));
+  rt::watch_decl every;
+  every.gvk = {"monitoring.coreos.com", "v1", "Prometheus"};
+  every.wakes = [](const k8s::object&, const k8s::object&) { return true; };
+  k.watches.push_back(every);
+  rt::watch_decl mine;
+  mine.gvk = {"", "v1", "Secret"};
+  mine.namespace_ = "monitoring-operator";
+  k.watches.push_back(mine);
+  auto w = rt::watches_of(k);
+  const std::vector<rt::derived_watch> want{
+      {k.gvk, "monitoring.appscode.com/prometheus=auto", true, true, ""},
+      {{"", "v1", "ConfigMap"}, "", false, false, "kube-public"},
+      {{"monitoring.coreos.com", "v1", "Prometheus"}, "", false, false, ""},  // the read and the wake rule: one watch
+      {{"", "v1", "Secret"}, "", false, true, "monitoring-operator"},
+  };
+  BOOST_TEST_REQUIRE(w.size() == want.size());
+  for (std::size_t i = 0; i < w.size(); ++i) BOOST_TEST((w[i] == want[i]), "watch " << i);
+  auto rules = rt::wake_rules_of(k);
+  BOOST_TEST_REQUIRE(rules.size() == 1u);
+  BOOST_TEST(rules.front().gvk.kind == "Prometheus");
+  BOOST_TEST(rules.front().relates(k8s::object{}, k8s::object{}));
+}
+
 BOOST_AUTO_TEST_CASE(labelled_for_needs_the_orders_cluster) {
   const protocol::order_key mgmt{"", "default", "w"}, edge{"edge", "default", "w"};
   auto o = cm("a", "1");

@@ -8,7 +8,11 @@
 // over failed deletes), spec.unsettled (every plan writes data.tick = the
 // pass's clock, so the plan never settles), spec.timerSeconds (a timer),
 // spec.callUrl (the plan asks the "echo" service for that URL and keeps the
-// answer in data.answer).
+// answer in data.answer), spec.failWith (the pass fails with that text after
+// its writes), spec.selfLabel (the plan patches the Widget's own label
+// test.c5c3.io/self to it, and plans on from the answer), spec.countSecrets
+// (data.secrets = the Secrets of the namespace, read from the API server: an
+// uncached slot).
 #pragma once
 
 #include "actors/runtime/runner/declaration.hpp"
@@ -35,6 +39,8 @@ inline k8s::object desired_map(const rt::sense_snapshot& s) {
   b.set_string({"data", "size"}, s.order.get_string({"spec", "size"}));
   if (const auto* a = s.answer("echo"))
     b.set_string({"data", "answer"}, a->answered() ? std::to_string(a->status) + " " + a->body : "error: " + a->error);
+  if (const auto* c = s.order.get({"spec", "countSecrets"}); c && c->IsTrue())
+    b.set_string({"data", "secrets"}, std::to_string(s.list("secrets").size()));
   if (const auto* u = s.order.get({"spec", "unsettled"}); u && u->IsTrue())
     b.set_string({"data", "tick"}, std::to_string(s.now.time_since_epoch().count()));
   return std::move(b).freeze();
@@ -73,6 +79,14 @@ inline rt::order_plan plan(const rt::sense_snapshot& s) {
     p.calls.push_back(std::move(c));
     return p;
   }
+  // A write to the order itself: the runner plans on from its answer.
+  if (auto self = s.order.get_string({"spec", "selfLabel"});
+      !self.empty() && s.order.label("test.c5c3.io/self").value_or("") != self) {
+    k8s::object_builder patch{"test.c5c3.io/v1", "Widget", s.key.namespace_, s.key.name};
+    patch.set_label("test.c5c3.io/self", self);
+    p.writes.push_back(rt::make_merge_patch(std::move(patch).freeze()));
+    return p;
+  }
   k8s::condition ready{"Ready", "True", "Mapped", "ConfigMap " + map_name(s) + " holds the size", "", s.order.generation()};
   auto want = desired_map(s);
   const k8s::object* live = maps.empty() ? nullptr : &maps.front();
@@ -85,7 +99,8 @@ inline rt::order_plan plan(const rt::sense_snapshot& s) {
     p.writes.push_back(rt::make_create(want));
   } else if (live->get_string({"data", "size"}) != want.get_string({"data", "size"}) ||
              live->get_string({"data", "tick"}) != want.get_string({"data", "tick"}) ||
-             live->get_string({"data", "answer"}) != want.get_string({"data", "answer"})) {
+             live->get_string({"data", "answer"}) != want.get_string({"data", "answer"}) ||
+             live->get_string({"data", "secrets"}) != want.get_string({"data", "secrets"})) {
     p.writes.push_back(rt::make_apply(want, rt::write_cluster::management, true));
   }
   auto conds = s.order.conditions();
@@ -99,6 +114,7 @@ inline rt::order_plan plan(const rt::sense_snapshot& s) {
     p.timers["tick"] = s.now + std::chrono::seconds(t->GetInt());
   p.instrument = {ready};
   p.stage = "legs";
+  p.error = std::string(s.order.get_string({"spec", "failWith"}));
   return p;
 }
 
@@ -112,6 +128,9 @@ inline std::shared_ptr<const rt::kind_declaration> declaration() {
   k->admission = false;
   k->reads = {rt::children("maps", configmap, keys, false)};
   k->reads.front().ns = rt::namespace_role::order;
+  auto secrets = rt::listed("secrets", {"", "v1", "Secret"}, "", rt::namespace_role::order);
+  secrets.uncached = true;
+  k->reads.push_back(secrets);
   k->plan = plan;
   k->instrumenter = {{"WidgetProvision", "Ready"}};
   return k;

@@ -61,7 +61,8 @@ struct host_fixture : registry_holder, coordinator_fixture {
   std::shared_ptr<controller_metrics> m = std::make_shared<controller_metrics>(reg, "keystoneuser");
 
   caf::actor host(bool gated, caf::actor limiter = {}, std::vector<reference_field> referenced_by = {},
-                  std::vector<reference_field> references = {}) {
+                  std::vector<reference_field> references = {},
+                  const std::function<void(order_host_config&)>& tune = {}) {
     order_host_config hc;
     hc.controller = "keystoneuser";
     hc.order_kind = kind;
@@ -77,6 +78,7 @@ struct host_fixture : registry_holder, coordinator_fixture {
     hc.limiter = std::move(limiter);
     hc.max_concurrent_reconciles = 3;
     hc.metrics = m;
+    if (tune) tune(hc);
     return keep(spawn_order_host(sys, std::move(hc)));
   }
 
@@ -148,6 +150,62 @@ BOOST_FIXTURE_TEST_CASE(spawns_on_first_sight_and_routes_children_by_label, host
   run();
   BOOST_TEST(log->started == 8);
   BOOST_TEST(probe(h).spawned == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(only_objects_the_order_selector_matches_are_orders, host_fixture) {
+  auto h = host(false, {}, {}, {}, [](order_host_config& hc) { hc.order_selector = "team=a"; });
+  send(h, event(event_type::added, order({})));                        // team=a
+  send(h, event(event_type::added, order({"bob", "1", 1, "b"})));      // team=b: not an order
+  auto p = probe(h);
+  BOOST_TEST((names(p.live) == std::vector<std::string>{"/tenant-a/alice"}));
+  BOOST_TEST(p.unrouted == 1u);
+  BOOST_TEST(log->started == 1);
+  // Another informer of the kind showing it relabelled is not the order's
+  // event; the selector's informer says deleted, which retires it.
+  send(h, event(event_type::modified, order({"alice", "2", 1, "b"}), "", order({})));
+  BOOST_TEST(log->started == 1);
+  send(h, event(event_type::deleted, order({})));
+  BOOST_TEST(probe(h).live.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_wake_rule_wakes_every_related_order_on_the_events_cluster, host_fixture) {
+  const k8s::gvk prom{"monitoring.coreos.com", "v1", "Prometheus"};
+  auto h = host(false, {}, {}, {}, [&](order_host_config& hc) {
+    // An event wakes the orders whose team label its "wakes" label names.
+    hc.wakes.push_back({prom, [](const k8s::object& ev, const k8s::object& o) {
+                          return ev.label("wakes") == o.label("team");
+                        }});
+  });
+  send(h, event(event_type::added, order({})));                     // alice, team a
+  send(h, event(event_type::added, order({"bob", "1", 1, "b"})));   // bob, team b
+  send(h, event(event_type::added, order({}), "edge-1"));           // alice on edge-1
+  BOOST_TEST(log->started == 3);
+  auto p_of = [](const char* wakes) {
+    k8s::object_builder b{"monitoring.coreos.com/v1", "Prometheus", "monitoring", "k8s"};
+    b.set_label("wakes", wakes);
+    return std::move(b).freeze();
+  };
+  struct row {
+    const char* name;
+    protocol::object_event ev;
+    std::vector<std::string> woken;
+  };
+  const row rows[] = {
+      {"relates to alice only", event(event_type::added, p_of("a")), {"/tenant-a/alice"}},
+      {"old version relates to bob, new to alice", event(event_type::modified, p_of("a"), "", p_of("b")),
+       {"/tenant-a/alice", "/tenant-a/bob"}},
+      {"the other cluster's alice", event(event_type::deleted, p_of("a"), "edge-1"), {"edge-1/tenant-a/alice"}},
+      {"relates to nobody", event(event_type::added, p_of("c")), {}},
+  };
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.name) {
+      auto before = log->keys.size();
+      send(h, r.ev);
+      std::vector<order_key> got(log->keys.begin() + static_cast<std::ptrdiff_t>(before), log->keys.end());
+      BOOST_TEST(names(got) == r.woken, boost::test_tools::per_element());
+    }
+  }
+  BOOST_TEST(probe(h).unrouted == 1u);  // the event that related to nobody
 }
 
 // An object that names an order by a field (a KeystoneRoleAssignment's

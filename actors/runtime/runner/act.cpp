@@ -84,6 +84,9 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
         r->memo->wrote(key, before, answer, r->ctx.now());
         r->answers[key] = answer;
         fold_answer(r->snap, r->kind->reads, r->kind->keys, w, answer);
+        // A write to the order itself (a label or spec patch): the plan goes
+        // on from what it answered.
+        if (answer && key == memo_key_of(r->snap.key.cluster, r->snap.order)) r->snap.order = answer;
         issue_from(r, plan, i + 1, done);
       },
       [r, plan, i, done](const caf::error& e) {
@@ -269,6 +272,12 @@ protocol::pass_report report_of(const run_ptr& r, const order_plan& plan) {
 }
 
 pass_result result_of(const run_ptr& r, const order_plan& plan) {
+  if (!plan.error.empty()) {
+    auto res = pass_result::failed(r->who() + ": " + plan.error);
+    res.report = report_of(r, plan);
+    res.report.result = "error";
+    return res;
+  }
   auto requeue = plan.requeue;
   // A pass that saw its own writes through the memo comes back once the
   // caches must have caught up.

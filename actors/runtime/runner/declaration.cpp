@@ -67,21 +67,30 @@ read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_r
 
 std::vector<derived_watch> watches_of(const kind_declaration& k) {
   std::vector<derived_watch> out;
-  auto add = [&out](const k8s::gvk& gvk, const std::string& selector, bool every, bool optional) {
+  auto add = [&out](const k8s::gvk& gvk, const std::string& selector, bool every, bool optional,
+                    const std::string& ns) {
     for (auto& w : out) {
-      if (w.gvk == gvk && w.selector == selector) {
+      if (w.gvk == gvk && w.selector == selector && w.namespace_ == ns) {
         w.every_cluster = w.every_cluster || every;
         w.optional = w.optional && optional;
         return;
       }
     }
-    out.push_back({gvk, selector, every, optional});
+    out.push_back({gvk, selector, every, optional, ns});
   };
-  add(k.gvk, "", true, true);
-  for (const auto& r : k.reads) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional);
-  for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true);
-  for (const auto& ref : k.references) add(ref.gvk, "", true, true);
-  for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional);
+  add(k.gvk, k.order_selector, true, true, "");
+  for (const auto& r : k.reads)
+    if (!r.uncached) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace);
+  for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true, "");
+  for (const auto& ref : k.references) add(ref.gvk, "", true, true, "");
+  for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_);
+  return out;
+}
+
+std::vector<wake_rule> wake_rules_of(const kind_declaration& k) {
+  std::vector<wake_rule> out;
+  for (const auto& w : k.watches)
+    if (w.wakes) out.push_back({w.gvk, w.wakes});
   return out;
 }
 

@@ -77,6 +77,13 @@ struct read_slot {
   // named: not in the informer (it holds only what `selector` matches): ask
   // the API server.
   bool server_fallback = false;
+  // The namespace the slot's informer covers ("" every namespace): a read of
+  // a fixed object (kube-public/ace-info) watches its namespace only.
+  std::string watch_namespace = {};
+  // Read from the API server every pass, with no informer and no watch (the
+  // manager's uncached reader): Secrets a pass needs, without caching every
+  // Secret of the cluster.
+  bool uncached = false;
 };
 
 // An extra watch feeding the host (cross-kind references, ...), beside those
@@ -86,6 +93,13 @@ struct watch_decl {
   std::string selector;
   cluster_role cluster = cluster_role::management;  // order: every engaged cluster
   bool optional = true;
+  std::string namespace_ = {};  // the namespace watched ("" every namespace)
+  // Which orders an event of this kind wakes besides its owner: every order
+  // of the host (on the event's cluster) whose latest object `wakes` relates
+  // to the event's object, either version ("enqueue all Prometheus objects",
+  // "requeue the ServiceMonitors that select this Service"). Null: by
+  // ownership only.
+  wake_fn wakes = {};
 };
 
 // The instrumenter's table: each sub-reconciler and the condition it writes.
@@ -108,6 +122,9 @@ struct kind_declaration {
   k8s::gvk gvk;
   ownership_keys keys;     // the three ownership labels of its children
   std::string finalizer;
+  // The order kind's watch selector (For(kind) with a label predicate): only
+  // objects it matches are orders; "" every object of the kind.
+  std::string order_selector;
   // orderAdmission through the ControlPlane actor: spec.controlPlaneRef
   // ({name, namespace}, the namespace defaulting to the order's).
   bool admission = true;
@@ -126,22 +143,27 @@ struct kind_declaration {
   int max_rounds = 10;  // plans per pass before the pass fails as not converging
 };
 
+// The host's wake rules: the extra watches with a `wakes` relation.
+std::vector<wake_rule> wake_rules_of(const kind_declaration& k);
+
 // Slot builders.
 read_slot children(std::string id, k8s::gvk gvk, const ownership_keys& keys, bool optional = true);
 read_slot named(std::string id, k8s::gvk gvk, locate_fn locate, std::string selector = {}, bool optional = false);
 read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_role ns = namespace_role::home,
                  bool optional = false);
 
-// The watches a declaration implies: the order kind on every cluster, each
-// read's informer (children and named reads of the order's cluster on every
-// engaged cluster), every referencing kind on every cluster (optional), and
-// the extra ones, without duplicates (a selector
-// watched on both roles becomes one watch of every cluster).
+// The watches a declaration implies: the order kind (with its
+// order_selector) on every cluster, each read's informer (children and named
+// reads of the order's cluster on every engaged cluster; none for uncached
+// reads; watch_namespace scoping it), every referencing and referenced kind
+// on every cluster (optional), and the extra ones, without duplicates (a
+// selector watched on both roles becomes one watch of every cluster).
 struct derived_watch {
   k8s::gvk gvk;
   std::string selector;
   bool every_cluster = false;
   bool optional = true;
+  std::string namespace_ = {};  // "" every namespace
   friend bool operator==(const derived_watch&, const derived_watch&) = default;
 };
 std::vector<derived_watch> watches_of(const kind_declaration& k);

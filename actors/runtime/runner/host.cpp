@@ -14,7 +14,7 @@ namespace {
 void registrar(caf::event_based_actor* self, caf::actor host, std::shared_ptr<const kind_declaration> kind,
                runner_deps deps) {
   for (const auto& w : watches_of(*kind)) {
-    protocol::watch_request req{{w.gvk, "", w.selector, host, w.optional},
+    protocol::watch_request req{{w.gvk, w.namespace_, w.selector, host, w.optional},
                                 w.every_cluster ? protocol::watch_scope::every_cluster
                                                 : protocol::watch_scope::management};
     self->request(deps.clusters, caf::infinite, std::move(req)).then([](protocol::ok_atom) {});
@@ -35,6 +35,8 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   hc.controller = kind->controller;
   hc.order_kind = kind->gvk;
   hc.keys = kind->keys;
+  hc.order_selector = kind->order_selector;
+  hc.wakes = wake_rules_of(*kind);
   hc.referenced_by = kind->referenced_by;
   hc.references = kind->references;
   hc.make_pass = [kind, deps = opts.deps](const protocol::order_key&) { return make_runner_pass(kind, deps); };

@@ -54,12 +54,18 @@ void not_served(const run_ptr& r, const read_slot& slot, slot_result& out, const
   if (!slot.optional) note_error(r, e);
 }
 
+// Where a slot reads: the informer caches, or the API server for uncached slots.
+proto::read_from source_of(const read_slot& slot) {
+  return slot.uncached ? proto::read_from::server : proto::read_from::cache;
+}
+
 void read_list(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
                std::string selector, std::function<bool(const k8s::object&)> keep) {
   ++j->pending;
+  if (slot.uncached) out.live = true;
   r->self()
       ->request(r->cluster_of(slot.cluster), r->timeout(),
-                proto::list_request{slot.gvk, out.namespace_, std::move(selector), "", proto::read_from::cache})
+                proto::list_request{slot.gvk, out.namespace_, std::move(selector), "", source_of(slot)})
       .then(
           [j, &out, keep](proto::object_list& l) {
             for (auto& o : l.items)
@@ -121,7 +127,10 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
       out.read = true;
       out.namespace_ = loc->namespace_.value_or(namespace_of(r, slot.ns));
       out.name = loc->name;
-      if (slot.selector.empty()) return read_one(r, j, slot, out, proto::read_from::cache);
+      if (slot.selector.empty() || slot.uncached) {
+        if (slot.uncached) out.live = true;
+        return read_one(r, j, slot, out, source_of(slot));
+      }
       // From the informer of `selector`: listed (through the label index
       // when the object carries the order's labels) and picked by name; not
       // there, the API server when the slot says so.

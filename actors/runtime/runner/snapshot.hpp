@@ -125,6 +125,10 @@ struct order_plan {
   std::map<std::string, std::chrono::system_clock::time_point> timers;
   // The conditions the instrumenter records for this pass (empty: none).
   std::vector<k8s::condition> instrument;
+  // Non-empty: the pass fails with this (after the writes, the finalizer and
+  // the status), naming the order, and comes back after the per-order
+  // backoff (controller-runtime's returned error). Never a credential.
+  std::string error;
   // Where the pass stopped (for logs and explain): "admission", "legs", "teardown", ...
   std::string stage;
   // The child the order waits for (explain shows it and its own condition):

@@ -1,0 +1,98 @@
+"""What the process benchmarks share: ports, a process's CPU and RSS, the operator's request counters, waiting."""
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def rss_kib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def requests_by_method(metrics_url):
+    """The operator's rest_client_requests_total summed by method."""
+    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'rest_client_requests_total\{([^}]*)\} ([0-9.e+]+)', line)
+        if not m:
+            continue
+        method = re.search(r'method="([^"]*)"', m.group(1)).group(1)
+        out[method] = out.get(method, 0) + float(m.group(2))
+    return out
+
+
+def diff(a, b):
+    return {k: b.get(k, 0) - a.get(k, 0) for k in sorted(set(a) | set(b))}
+
+
+def wait_for(probe, what, limit):
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        if probe():
+            return
+        time.sleep(0.2)
+    sys.exit(f"timed out waiting for {what}")
+
+
+def settle(procs, operator_pid, metrics_url, create, done, what, steady_seconds):
+    """Runs `create`, waits until `done`, then `steady_seconds` more: the figures around it."""
+    rss0 = rss_kib(operator_pid)
+    cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+    req0 = requests_by_method(metrics_url)
+    t0 = time.time()
+    create()
+    created = time.time() - t0
+    wait_for(done, what, 3600)
+    settled = time.time() - t0
+    req1 = requests_by_method(metrics_url)
+    cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+    rss1 = rss_kib(operator_pid)
+    time.sleep(steady_seconds)
+    req2 = requests_by_method(metrics_url)
+    return {"created": created, "settled": settled, "converge": diff(req0, req1), "steady": diff(req1, req2),
+            "rss0": rss0, "rss1": rss1, "cpu": {n: cpu1[n] - cpu0[n] for n in procs}}
+
+
+def print_settled(r, n, noun, steady_seconds):
+    """The request, RSS and CPU rows of a settle() result over n objects (`noun`: "order", ...)."""
+    conv = r["converge"]
+    print(f"operator requests per {noun:<18}{sum(conv.values()) / n:.2f}  "
+          + ", ".join(f"{k} {v / n:.2f}" for k, v in conv.items() if v))
+    print(f"operator requests in {steady_seconds} s steady state   {int(sum(r['steady'].values()))}  "
+          + ", ".join(f"{k} {int(v)}" for k, v in r["steady"].items() if v))
+    print(f"operator RSS                            {r['rss0'] / 1024:.1f} MiB -> {r['rss1'] / 1024:.1f} MiB, "
+          f"{(r['rss1'] - r['rss0']) / n:.1f} KiB per {noun}")
+    print("CPU seconds while they settle           " + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items()))
+
+
+def stop(procs, work):
+    for p in procs.values():
+        p.terminate()
+    for p in procs.values():
+        try:
+            p.wait(30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    print(f"logs in {work}")

@@ -183,14 +183,17 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
       sent += count;
       last_write = now;
     } else if (bookmarks && pending.empty() && now - last_write > std::chrono::seconds(1)) {
-      std::int64_t rv;
+      // Not past an event written since the history was read: the next
+      // round sends it, and the bookmark waits.
+      std::optional<std::int64_t> rv;
       {
         std::lock_guard lock(mu_);
-        rv = std::max(pos, rv_);
-        pos = rv;
+        if (history_.empty() || history_.back().rv <= pos) rv = pos = std::max(pos, rv_);
       }
-      if (!res.write(bookmark(rv, false))) return;
-      last_write = now;
+      if (rv) {
+        if (!res.write(bookmark(*rv, false))) return;
+        last_write = now;
+      }
     }
     if (cut_after >= 0 && sent >= cut_after) break;
     if (deadline && now >= *deadline) break;

@@ -269,18 +269,13 @@ void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_respon
     return;
   }
   if (req.path == "/sim/faults" && req.method == "DELETE") {
-    std::lock_guard lock(faults_mu_);
-    faults_.clear();
+    clear_fault_rules();
     send(200, d);
     return;
   }
   if (req.path.rfind("/sim/faults/", 0) == 0 && req.method == "DELETE") {
     std::string id = req.path.substr(12);
-    std::lock_guard lock(faults_mu_);
-    auto n = faults_.size();
-    faults_.erase(std::remove_if(faults_.begin(), faults_.end(), [&](auto& f) { return f.id == id; }),
-                  faults_.end());
-    if (faults_.size() == n) {
+    if (!remove_fault_rule(id)) {
       k8s::api_error e;
       e.code = 404;
       e.reason = k8s::reasons::not_found;
@@ -343,17 +338,8 @@ client_certificate apiserver::issue_client_certificate(const std::string& cn,
 }
 
 std::string apiserver::add_fault(fault_rule rule) { return impl_->add_fault_rule(std::move(rule)); }
-bool apiserver::remove_fault(const std::string& id) {
-  std::lock_guard lock(impl_->faults_mu_);
-  auto& fs = impl_->faults_;
-  auto n = fs.size();
-  fs.erase(std::remove_if(fs.begin(), fs.end(), [&](auto& f) { return f.id == id; }), fs.end());
-  return fs.size() != n;
-}
-void apiserver::clear_faults() {
-  std::lock_guard lock(impl_->faults_mu_);
-  impl_->faults_.clear();
-}
+bool apiserver::remove_fault(const std::string& id) { return impl_->remove_fault_rule(id); }
+void apiserver::clear_faults() { impl_->clear_fault_rules(); }
 std::vector<fault_rule> apiserver::faults() const {
   std::lock_guard lock(impl_->faults_mu_);
   return impl_->faults_;

@@ -45,6 +45,11 @@ struct apiserver_options {
   // behaviour; known: "OwnerReferencesPermissionEnforcement" (setting
   // blockOwnerDeletion needs `update` on the owner's `finalizers`).
   std::vector<std::string> admission_plugins;
+  // Seeds the draws of fault rules with a `probability` or a latency range.
+  std::uint64_t fault_seed = 1;
+  // Keep a log of the events every watch stream delivered (watch_log()):
+  // tests that replay what a client saw turn it on.
+  bool watch_log = false;
 };
 
 // One fault rule. Empty match fields match anything. `verb` is kube's verb
@@ -52,6 +57,12 @@ struct apiserver_options {
 // `resource` the plural ("secrets") or "plural/subresource" ("pods/status");
 // `client` matches a substring of the User-Agent or the authenticated user
 // name, or equals the bearer token.
+//
+// Stream rules (`hold_watch_events`, `coalesce_modified`, `expire_watches`)
+// act on open watch streams instead of answering a request: every stream
+// looks at them before it sends, so a rule added (or armed) while a watch is
+// open reaches it. They match the stream by verb, resource and client;
+// `namespace_` and `name` then pick the events a coalescing rule withholds.
 struct fault_rule {
   std::string id;  // unique; generated when empty
   // match
@@ -65,6 +76,8 @@ struct fault_rule {
   int retry_after_seconds = 1;  // sent as Retry-After with 429 (and 503)
   std::string message;          // Status message; a default per code when empty
   std::chrono::milliseconds latency{0};
+  // > latency: the latency is drawn uniformly from [latency, latency_max].
+  std::chrono::milliseconds latency_max{0};
   int cut_watch_after_events = -1;  // >= 0: a matched watch stream ends after N events
   bool expire_resume = false;       // a watch/list with a resourceVersion gets 410 Expired
   bool reset_connection = false;    // the TCP connection is reset instead of answered
@@ -74,6 +87,34 @@ struct fault_rule {
   std::string body;
   std::size_t body_bytes = 0;
   std::string body_field;
+  // ---- stream rules ----
+  // >= 0: a matched watch stream sends an event only once N later events are
+  // waiting behind it (a stale view, N events behind); the held events go
+  // out when the rule is removed (`times` does not end a hold). Counted once
+  // per stream it holds.
+  int hold_watch_events = -1;
+  // A matched stream withholds a MODIFIED event (of `namespace_`/`name` when
+  // set) until the same object's next event, which replaces it: the
+  // intermediate version is never seen, as the watch contract allows. The
+  // stream keeps its order (later events wait behind the withheld one); with
+  // no successor after `latency` (default 1 s) the event goes out after all.
+  // Fires once per event coalesced away.
+  bool coalesce_modified = false;
+  // When the rule arms, every matched watch stream open at that moment ends
+  // with an ERROR event 410 Expired (the client relists); streams opened
+  // later are left alone. Fires once per stream ended.
+  bool expire_watches = false;
+
+  // ---- when the rule fires ----
+  // > 0: the rule is dormant until the clients it names (`client`; every
+  // client when empty) have made this many successful writes since it was
+  // added; armed, it matches as usual. With `client` and `reset_connection`:
+  // "after the Nth successful write of client X, reset every later request
+  // of X", a crash right after that write.
+  int after_writes = 0;
+  // < 1: a matching rule fires with this probability (a seeded draw,
+  // apiserver_options::fault_seed); otherwise the next rule is tried.
+  double probability = 1.0;
   // How many times the rule fires; -1 forever. A rule that has fired `times`
   // times stays listed but no longer matches.
   int times = -1;
@@ -97,6 +138,20 @@ struct write_record {
   int code = 0;  // the HTTP status answered
   std::string resource_version;  // of the written object, when one was written
   bool dry_run = false;
+};
+
+// One event a watch stream delivered (apiserver_options::watch_log).
+struct watch_record {
+  std::string client;  // authenticated user name
+  std::string group;
+  std::string resource;  // plural
+  std::string type;      // ADDED, MODIFIED, DELETED
+  std::string namespace_;
+  std::string name;
+  std::string resource_version;
+  // The seq of the last write_record when the event went out (0: none yet):
+  // places the event between two writes.
+  std::uint64_t after_write = 0;
 };
 
 // A client certificate signed by the emulator's CA.
@@ -147,6 +202,9 @@ class apiserver {
   // ---- write log ----
   std::vector<write_record> write_log() const;
   void clear_write_log();
+  // The events watch streams delivered, in order (empty unless
+  // apiserver_options::watch_log).
+  std::vector<watch_record> watch_log() const;
 
   // ---- direct state access for tests (no HTTP, no faults, no write log) ----
   // The stored object, or an empty object. `resource` is plural (core) or

@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -69,6 +70,17 @@ struct watch_event {
 struct stored_resource {
   k8s::api_resource storage;                 // storage version facts
   std::map<k8s::object_key, k8s::object> objects;
+};
+
+// What the stream rules (fault_rule::hold_watch_events, coalesce_modified,
+// expire_watches) ask of one open watch stream right now.
+struct stream_effects {
+  int hold = 0;  // events kept back behind the ones sent
+  // A coalescing rule: its id, the events it withholds, how long at most.
+  std::string coalesce_rule;
+  std::string coalesce_namespace, coalesce_name;
+  std::chrono::milliseconds coalesce_wait{0};
+  bool expire = false;  // end the stream with 410 Expired
 };
 
 // Thrown inside handlers to answer a Status error.
@@ -199,6 +211,24 @@ class apiserver::impl {
                                         const identity& who);
   void load_faults_file(const std::string& path);
   std::string add_fault_rule(fault_rule r);
+  // ---- fault state, stream rules, the watch log (stream_faults.cpp) ----
+  bool remove_fault_rule(const std::string& id);
+  void clear_fault_rules();
+  // A successful write by `who`: counts towards the rules' after_writes.
+  void count_write_for_faults(const k8s::http_request& req, const identity& who);
+  // Whether `f` is armed (after_writes reached); faults_mu_ held.
+  bool armed_locked(const fault_rule& f) const;
+  // Arms `f` if it is due; faults_mu_ held.
+  void arm_if_due_locked(const fault_rule& f);
+  // A draw in [0, 1); faults_mu_ held.
+  double draw_locked();
+  // A new watch stream's id.
+  std::uint64_t open_stream();
+  stream_effects stream_faults(const request_info& ri, const k8s::http_request& req, std::uint64_t stream);
+  // A coalescing rule withheld an event and dropped it for its successor;
+  // whether it may coalesce more.
+  bool coalesced(const std::string& rule_id);
+  void log_event(const request_info& ri, const std::string& type, const k8s::object& o);
 
   apiserver_options opts_;
   std::unique_ptr<k8s::http_server> server_;
@@ -230,10 +260,20 @@ class apiserver::impl {
   std::map<std::string, int> fired_;
   fault_counters counters_;
   std::uint64_t next_fault_id_ = 1;
+  struct fault_state {
+    int writes = 0;   // counted towards after_writes
+    bool armed = false;
+    std::uint64_t armed_at_stream = 0;  // streams with a smaller id were open when it armed
+    std::set<std::uint64_t> streams;    // streams it has fired on (hold, expire)
+  };
+  std::map<std::string, fault_state> fault_state_;
+  std::uint64_t next_stream_ = 1;
+  std::mt19937_64 fault_rng_{opts_.fault_seed};
 
   mutable std::mutex log_mu_;
   std::vector<write_record> write_log_;
   std::uint64_t write_seq_ = 0;
+  std::vector<watch_record> watch_log_;
 };
 
 // 404 for a path that names nothing served.
@@ -254,6 +294,12 @@ list_filter parse_filter(const k8s::http_request& req, const request_info& ri);
 // event's resourceVersion) when it takes it out.
 std::optional<std::pair<std::string, k8s::object>> as_seen_through(const watch_event& ev,
                                                                    const list_filter& filter);
+// A resourceVersion parameter (digits only); nullopt otherwise.
+std::optional<std::int64_t> parse_rv(const std::string& s);
+// 400 "invalid resource version: ...".
+k8s::api_error invalid_rv(const std::string& rv);
+// One line of a watch stream: {"type":...,"object":...}.
+std::string event_line(const std::string& type, const k8s::json_value& obj);
 // The request body as JSON (YAML too when `yaml_ok` and the Content-Type says so).
 k8s::json_document parse_body(const k8s::http_request& req, bool yaml_ok = true);
 // fieldManager, else the User-Agent's program name.

@@ -30,18 +30,23 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
   r.status_code = static_cast<int>(k8s::get_int(v, {"status"}).value_or(0));
   r.retry_after_seconds = static_cast<int>(k8s::get_int(v, {"retryAfterSeconds"}).value_or(1));
   r.message = k8s::get_string(v, {"message"});
-  if (auto* l = k8s::member(v, "latency")) {
+  // A Go duration, or milliseconds.
+  auto duration = [&](const char* key, std::chrono::milliseconds& out) {
+    auto* l = k8s::member(v, key);
+    if (!l) return true;
     if (l->IsString()) {
       auto d = k8s::parse_go_duration(k8s::as_string_view(*l));
       if (!d) {
-        if (error) *error = "invalid latency: " + std::string(k8s::as_string_view(*l));
-        return std::nullopt;
+        if (error) *error = std::string("invalid ") + key + ": " + std::string(k8s::as_string_view(*l));
+        return false;
       }
-      r.latency = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+      out = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
     } else if (l->IsInt64()) {
-      r.latency = std::chrono::milliseconds(l->GetInt64());
+      out = std::chrono::milliseconds(l->GetInt64());
     }
-  }
+    return true;
+  };
+  if (!duration("latency", r.latency) || !duration("latencyMax", r.latency_max)) return std::nullopt;
   r.cut_watch_after_events = static_cast<int>(k8s::get_int(v, {"cutWatchAfterEvents"}).value_or(-1));
   r.expire_resume = k8s::get_bool(v, {"expireResume"}).value_or(false);
   r.reset_connection = k8s::get_bool(v, {"resetConnection"}).value_or(false);
@@ -49,6 +54,15 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
   r.body = k8s::get_string(v, {"body"});
   r.body_bytes = static_cast<std::size_t>(std::max<std::int64_t>(0, k8s::get_int(v, {"bodyBytes"}).value_or(0)));
   r.body_field = k8s::get_string(v, {"bodyField"});
+  r.hold_watch_events = static_cast<int>(k8s::get_int(v, {"holdWatchEvents"}).value_or(-1));
+  r.coalesce_modified = k8s::get_bool(v, {"coalesceModified"}).value_or(false);
+  r.expire_watches = k8s::get_bool(v, {"expireWatches"}).value_or(false);
+  r.after_writes = static_cast<int>(k8s::get_int(v, {"afterWrites"}).value_or(0));
+  if (auto* p = k8s::member(v, "probability"); p && p->IsNumber()) r.probability = p->GetDouble();
+  if (r.probability < 0 || r.probability > 1) {
+    if (error) *error = "probability must be between 0 and 1";
+    return std::nullopt;
+  }
   if (!r.body.empty() && !known_hostile_body(r.body)) {
     if (error) *error = "unknown fault body: " + r.body;
     return std::nullopt;
@@ -57,7 +71,8 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
     static const char* known[] = {"id", "verb", "resource", "namespace", "name", "client", "status",
                                   "retryAfterSeconds", "message", "latency", "cutWatchAfterEvents",
                                   "expireResume", "resetConnection", "times", "body", "bodyBytes",
-                                  "bodyField"};
+                                  "bodyField", "latencyMax", "holdWatchEvents", "coalesceModified",
+                                  "expireWatches", "afterWrites", "probability"};
     bool ok = false;
     for (auto* k : known) ok |= k8s::as_string_view(it->name) == k;
     if (!ok) {
@@ -82,8 +97,11 @@ k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
   if (r.status_code) v.AddMember("status", r.status_code, a);
   if (r.status_code == 429 || r.status_code == 503) v.AddMember("retryAfterSeconds", r.retry_after_seconds, a);
   str("message", r.message);
-  if (r.latency.count() > 0)
-    str("latency", k8s::format_go_duration(std::chrono::duration_cast<std::chrono::nanoseconds>(r.latency)));
+  auto duration = [&](const char* k, std::chrono::milliseconds d) {
+    if (d.count() > 0) str(k, k8s::format_go_duration(std::chrono::duration_cast<std::chrono::nanoseconds>(d)));
+  };
+  duration("latency", r.latency);
+  duration("latencyMax", r.latency_max);
   if (r.cut_watch_after_events >= 0) v.AddMember("cutWatchAfterEvents", r.cut_watch_after_events, a);
   if (r.expire_resume) v.AddMember("expireResume", true, a);
   if (r.reset_connection) v.AddMember("resetConnection", true, a);
@@ -91,6 +109,11 @@ k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
   str("body", r.body);
   if (r.body_bytes) v.AddMember("bodyBytes", static_cast<std::uint64_t>(r.body_bytes), a);
   str("bodyField", r.body_field);
+  if (r.hold_watch_events >= 0) v.AddMember("holdWatchEvents", r.hold_watch_events, a);
+  if (r.coalesce_modified) v.AddMember("coalesceModified", true, a);
+  if (r.expire_watches) v.AddMember("expireWatches", true, a);
+  if (r.after_writes > 0) v.AddMember("afterWrites", r.after_writes, a);
+  if (r.probability < 1) v.AddMember("probability", r.probability, a);
   return v;
 }
 
@@ -133,12 +156,13 @@ bool fault_matches(const fault_rule& f, const request_info& ri, std::string_view
   }
   if (!f.namespace_.empty() && f.namespace_ != ri.namespace_) return false;
   if (!f.name.empty() && f.name != ri.name) return false;
-  if (!f.client.empty()) {
-    bool ok = user_agent.find(f.client) != std::string_view::npos ||
-              user.find(f.client) != std::string::npos || (!token.empty() && token == f.client);
-    if (!ok) return false;
-  }
-  return true;
+  return f.client.empty() || client_matches(f.client, user_agent, user, token);
+}
+
+bool client_matches(const std::string& client, std::string_view user_agent, const std::string& user,
+                    const std::string& token) {
+  return user_agent.find(client) != std::string_view::npos || user.find(client) != std::string::npos ||
+         (!token.empty() && token == client);
 }
 
 std::optional<fault_rule> apiserver::impl::match_fault(const request_info& ri,
@@ -146,12 +170,20 @@ std::optional<fault_rule> apiserver::impl::match_fault(const request_info& ri,
                                                        const identity& who) {
   std::lock_guard lock(faults_mu_);
   for (auto& f : faults_) {
+    // Stream rules act on open watches (stream_faults.cpp), not on requests.
+    if (f.hold_watch_events >= 0 || f.coalesce_modified || f.expire_watches) continue;
     if (f.times >= 0 && fired_[f.id] >= f.times) continue;
+    if (!armed_locked(f)) continue;
     if (!fault_matches(f, ri, req.header("User-Agent"), who.user, who.token)) continue;
+    if (f.probability < 1 && draw_locked() >= f.probability) continue;
     ++fired_[f.id];
     ++counters_.by_rule[f.id];
     ++counters_.total;
-    return f;
+    fault_rule fired = f;
+    if (f.latency_max > f.latency)
+      fired.latency += std::chrono::milliseconds(static_cast<std::int64_t>(
+          draw_locked() * static_cast<double>((f.latency_max - f.latency).count())));
+    return fired;
   }
   return std::nullopt;
 }
@@ -170,6 +202,8 @@ void apiserver::impl::load_faults_file(const std::string& path) {
 std::string apiserver::impl::add_fault_rule(fault_rule r) {
   std::lock_guard lock(faults_mu_);
   if (r.id.empty()) r.id = fmt::format("fault-{}", next_fault_id_++);
+  fault_state_.erase(r.id);
+  arm_if_due_locked(r);
   for (auto& f : faults_)
     if (f.id == r.id) {
       f = r;

@@ -437,6 +437,9 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
 void apiserver::impl::log_write(const request_info& ri, const k8s::http_request& req,
                                 const identity& who, int code, const std::string& rv, bool dry_run,
                                 const std::string& verb) {
+  // The write counts towards after_writes before its answer goes out, so a
+  // rule armed by it meets the client's next request.
+  if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(req, who);
   std::lock_guard lock(log_mu_);
   write_record w;
   w.seq = ++write_seq_;

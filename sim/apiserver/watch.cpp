@@ -1,5 +1,5 @@
-// list (selectors, limit/continue, resourceVersion semantics), watch streams
-// and deletecollection.
+// list (selectors, limit/continue, resourceVersion semantics) and
+// deletecollection; watch streams are watch_stream.cpp.
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/events.hpp"
 #include "sim/apiserver/kind_rules.hpp"
@@ -12,8 +12,6 @@ namespace c5c3::sim {
 
 using k8s::json_document;
 using k8s::json_value;
-
-namespace {
 
 std::optional<std::int64_t> parse_rv(const std::string& s) {
   if (s.empty()) return std::nullopt;
@@ -29,6 +27,8 @@ std::optional<std::int64_t> parse_rv(const std::string& s) {
 k8s::api_error invalid_rv(const std::string& rv) {
   return k8s::make_bad_request(fmt::format("invalid resource version: {}", rv));
 }
+
+namespace {
 
 k8s::api_error too_large(std::int64_t want, std::int64_t have) {
   k8s::api_error e;
@@ -81,6 +81,8 @@ std::string continue_token(std::int64_t rv, const k8s::object_key& last) {
 
 bool contains(std::string_view h, std::string_view what) { return h.find(what) != std::string_view::npos; }
 
+}  // namespace
+
 std::string event_line(const std::string& type, const json_value& obj) {
   json_document d;
   d.SetObject();
@@ -89,8 +91,6 @@ std::string event_line(const std::string& type, const json_value& obj) {
   d.AddMember("object", k8s::copy_json(obj, a), a);
   return k8s::to_json(d) + "\n";
 }
-
-}  // namespace
 
 std::optional<std::pair<std::string, k8s::object>> as_seen_through(const watch_event& ev,
                                                                    const list_filter& filter) {
@@ -287,142 +287,6 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
   }
   d.AddMember("items", std::move(arr), a);
   res.send({200, {{"Content-Type", "application/json"}}, k8s::to_json(d)});
-}
-
-void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_responder& res,
-                                  const request_info& ri, int cut_after, bool expire_resume) {
-  const auto& r = *ri.kind;
-  auto filter = parse_filter(req, ri);
-  std::string rvp = req.param("resourceVersion").value_or("");
-  auto is_true = [&](const char* name) {
-    auto v = req.param(name).value_or("");
-    return v == "1" || v == "t" || v == "T" || v == "true" || v == "TRUE" || v == "True";
-  };
-  bool bookmarks = is_true("allowWatchBookmarks");
-  bool initial_events = is_true("sendInitialEvents");
-  std::string include = req.param("includeObject").value_or("");
-  bool table = contains(req.header("Accept"), "as=Table");
-  if (!table) check_acceptable(req.header("Accept"));
-  if (initial_events && (req.param("resourceVersionMatch").value_or("") != "NotOlderThan"))
-    fail(k8s::make_invalid("meta.k8s.io", "ListOptions", "",
-                           {{"FieldValueForbidden",
-                             "Forbidden: sendInitialEvents is forbidden for watch unless the "
-                             "WatchList feature gate is enabled",
-                             "sendInitialEvents"}}));
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  if (auto ts = req.param("timeoutSeconds"); ts && !ts->empty()) {
-    auto v = parse_rv(*ts);
-    if (!v) fail(k8s::make_bad_request(fmt::format("invalid timeoutSeconds: {}", *ts)));
-    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*v);
-  }
-  auto render = [&](const k8s::object& o) -> json_document {
-    auto c = convert_for(o, r);
-    if (table) return table_of(r, c, include);
-    return k8s::copy_document(c.json());
-  };
-  auto bookmark = [&](std::int64_t rv, bool initial_end) {
-    json_document d;
-    d.SetObject();
-    auto& a = d.GetAllocator();
-    d.AddMember("kind", k8s::make_string(r.kind, a), a);
-    d.AddMember("apiVersion", k8s::make_string(r.api_version(), a), a);
-    json_value md(rapidjson::kObjectType);
-    md.AddMember("resourceVersion", k8s::make_string(std::to_string(rv), a), a);
-    if (initial_end) {
-      json_value ann(rapidjson::kObjectType);
-      ann.AddMember("k8s.io/initial-events-end", "true", a);
-      md.AddMember("annotations", std::move(ann), a);
-    }
-    d.AddMember("metadata", std::move(md), a);
-    return event_line("BOOKMARK", d);
-  };
-  std::string first;  // initial events
-  std::int64_t pos = 0;
-  bool expired = false;
-  std::string expired_msg;
-  {
-    std::lock_guard lock(mu_);
-    auto& sr = resource_locked(r);
-    if (rvp.empty() || rvp == "0" || initial_events) {
-      if (!rvp.empty() && rvp != "0" && initial_events) {
-        auto n = parse_rv(rvp);
-        if (!n) fail(invalid_rv(rvp));
-      }
-      for (auto& [k, o] : sr.objects)
-        if (filter.matches(o)) first += event_line("ADDED", render(o));
-      pos = rv_;
-      if (initial_events) first += bookmark(rv_, true);
-    } else {
-      auto n = parse_rv(rvp);
-      if (!n) fail(invalid_rv(rvp));
-      pos = *n;
-      if (expire_resume || *n < evicted_rv_) {
-        expired = true;
-        expired_msg = fmt::format("too old resource version: {} ({})", *n, evicted_rv_ + 1);
-      }
-    }
-  }
-  if (!res.start_stream(200, {{"Content-Type", "application/json"},
-                              {"Cache-Control", "no-cache, private"}}))
-    return;
-  if (expired) {
-    res.write(event_line("ERROR", k8s::make_status_body(k8s::make_expired(expired_msg))));
-    res.end_stream();
-    return;
-  }
-  int sent = 0;
-  if (!first.empty() && !res.write(first)) return;
-  auto last_write = std::chrono::steady_clock::now();
-  while (true) {
-    std::string out;
-    int count = 0;
-    bool too_slow = false;
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(200),
-                   [&] { return stopping_ || (!history_.empty() && history_.back().rv > pos); });
-      if (stopping_) break;
-      if (pos < evicted_rv_) too_slow = true;
-      for (auto& ev : history_) {
-        if (ev.rv <= pos) continue;
-        if (cut_after >= 0 && sent + count >= cut_after) break;
-        pos = ev.rv;
-        if (ev.qualified != storage_resource(r)) continue;
-        auto seen = as_seen_through(ev, filter);
-        if (!seen) continue;
-        out += event_line(seen->first, render(seen->second));
-        ++count;
-      }
-      if (!too_slow && count == 0 && !history_.empty() && pos < history_.back().rv &&
-          !(cut_after >= 0 && sent >= cut_after))
-        pos = history_.back().rv;
-    }
-    if (too_slow) {
-      res.write(event_line("ERROR", k8s::make_status_body(k8s::make_expired(
-                                        fmt::format("too old resource version: {} ({})", pos,
-                                                    evicted_rv_ + 1)))));
-      break;
-    }
-    auto now = std::chrono::steady_clock::now();
-    if (!out.empty()) {
-      if (!res.write(out)) return;
-      sent += count;
-      last_write = now;
-    } else if (bookmarks && now - last_write > std::chrono::seconds(1)) {
-      std::int64_t rv;
-      {
-        std::lock_guard lock(mu_);
-        rv = std::max(pos, rv_);
-        pos = rv;
-      }
-      if (!res.write(bookmark(rv, false))) return;
-      last_write = now;
-    }
-    if (cut_after >= 0 && sent >= cut_after) break;
-    if (deadline && now >= *deadline) break;
-    if (!res.peer_alive()) return;
-  }
-  res.end_stream();
 }
 
 void apiserver::impl::delete_collection(const k8s::http_request& req, k8s::http_responder& res,

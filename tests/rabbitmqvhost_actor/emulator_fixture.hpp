@@ -57,11 +57,13 @@ inline std::string make_temp_dir() {
   return mkdtemp(tmpl.data());
 }
 
-// deploy/crds and sim/crds, and a token file accepting the operator's token.
+// deploy/crds and sim/crds, a token file accepting the operator's token,
+// and the watch log on.
 inline sim::apiserver_options emulator_options(const std::string& dir) {
   sim::apiserver_options o;
   o.crd_dirs = {source_dir() + "/deploy/crds", source_dir() + "/sim/crds"};
   o.token_file = dir + "/tokens.csv";
+  o.watch_log = true;  // the perturbation plans (tests/faults) are generated from it
   std::ofstream(o.token_file) << operator_token << "," << operator_user << ",operator-uid,\"system:masters\"\n";
   return o;
 }
@@ -133,13 +135,22 @@ struct fixture {
     host = vh::spawn_host(sys, std::move(ho));
   }
 
-  ~fixture() {
+  // Stops the operator's actors (a crash as far as the cluster can tell:
+  // nothing is written on the way out); start_operator() starts fresh ones
+  // with empty caches.
+  void stop_operator() {
+    if (!host) return;
     caf::scoped_actor self{sys};
     self->request(host, 30s, protocol::stop_atom::value).receive([](protocol::ok_atom) {}, [](caf::error&) {});
     for (const auto& a : {host, limiter, control_planes, directory, management}) {
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
       self->wait_for(a);
     }
+    host = limiter = control_planes = directory = management = caf::actor{};
+  }
+
+  ~fixture() {
+    stop_operator();
     world->stop();
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

@@ -1,0 +1,119 @@
+#include "tests/faults/plans.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+#include <tuple>
+
+namespace c5c3::testing::faults {
+
+namespace {
+
+sim::fault_rule for_operator(const generate_options& o, int point) {
+  sim::fault_rule r;
+  r.client = o.token;
+  r.after_writes = point;
+  return r;
+}
+
+std::string describe(const sim::write_record& w) {
+  auto ns = w.namespace_.empty() ? std::string() : w.namespace_ + "/";
+  return fmt::format("{} {} {}{}", w.verb, qualified_resource(w.group, w.resource), ns, w.name);
+}
+
+}  // namespace
+
+const char* kind_name(plan_kind k) {
+  switch (k) {
+    case plan_kind::crash: return "crash";
+    case plan_kind::stale_view: return "stale";
+    case plan_kind::dropped_event: return "drop";
+    case plan_kind::watch_restart: return "expire";
+  }
+  return "?";
+}
+
+std::vector<sim::write_record> operator_writes(const std::vector<sim::write_record>& log, const std::string& user) {
+  std::vector<sim::write_record> out;
+  for (const auto& w : log)
+    if (w.client == user && w.code >= 200 && w.code < 300 && !w.dry_run) out.push_back(w);
+  return out;
+}
+
+std::string qualified_resource(const std::string& group, const std::string& resource) {
+  auto plural = resource.substr(0, resource.find('/'));
+  return group.empty() ? plural : plural + "." + group;
+}
+
+std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
+                                 const std::vector<sim::watch_record>& events, const generate_options& o) {
+  auto writes = operator_writes(log, o.user);
+  std::vector<plan> out;
+  for (int n = 1; n <= static_cast<int>(writes.size()); ++n) {
+    const auto& w = writes[static_cast<std::size_t>(n - 1)];
+    const auto about = describe(w);
+
+    plan crash{plan_kind::crash, fmt::format("crash@{}", n), n, about, {for_operator(o, n)}, true, 0};
+    crash.rules[0].reset_connection = true;
+    out.push_back(std::move(crash));
+
+    plan stale{plan_kind::stale_view, fmt::format("stale@{}", n), n, about, {for_operator(o, n)}, false,
+               o.release_after_writes};
+    stale.rules[0].verb = "watch";
+    stale.rules[0].resource = qualified_resource(w.group, w.resource);
+    stale.rules[0].hold_watch_events = o.hold;
+    out.push_back(std::move(stale));
+
+    plan expire{plan_kind::watch_restart, fmt::format("expire@{}", n), n, about, {for_operator(o, n)}, false, 0};
+    expire.rules[0].verb = "watch";
+    expire.rules[0].expire_watches = true;
+    out.push_back(std::move(expire));
+  }
+  // A MODIFIED the operator was delivered: the point is the count of its
+  // writes before the event went out.
+  std::set<std::tuple<int, std::string, std::string, std::string>> seen;
+  for (const auto& e : events) {
+    if (e.client != o.user || e.type != "MODIFIED") continue;
+    auto point = static_cast<int>(std::count_if(writes.begin(), writes.end(),
+                                                [&](const sim::write_record& w) { return w.seq <= e.after_write; }));
+    auto resource = qualified_resource(e.group, e.resource);
+    if (!seen.insert({point, resource, e.namespace_, e.name}).second) continue;
+    auto ns = e.namespace_.empty() ? std::string() : e.namespace_ + "/";
+    plan drop{plan_kind::dropped_event, fmt::format("drop@{}:{}/{}{}", point, resource, ns, e.name), point,
+              fmt::format("MODIFIED {} {}{}", resource, ns, e.name), {for_operator(o, point)}, false, 0};
+    auto& r = drop.rules[0];
+    r.verb = "watch";
+    r.resource = resource;
+    r.namespace_ = e.namespace_;
+    r.name = e.name;
+    r.coalesce_modified = true;
+    r.times = 1;
+    out.push_back(std::move(drop));
+  }
+  return out;
+}
+
+std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n) {
+  const plan_kind kinds[] = {plan_kind::crash, plan_kind::stale_view, plan_kind::dropped_event,
+                             plan_kind::watch_restart};
+  std::vector<plan> out;
+  for (std::size_t k = 0; k < std::size(kinds); ++k) {
+    std::vector<const plan*> of;
+    for (const auto& p : plans)
+      if (p.kind == kinds[k]) of.push_back(&p);
+    auto want = std::min(of.size(), n / std::size(kinds) + (k < n % std::size(kinds) ? 1 : 0));
+    // Evenly spread: the middle of each of `want` equal slices.
+    for (std::size_t i = 0; i < want; ++i) out.push_back(*of[(2 * i + 1) * of.size() / (2 * want)]);
+  }
+  return out;
+}
+
+std::optional<plan> find_plan(const std::vector<plan>& plans, const std::string& name) {
+  for (const auto& p : plans)
+    if (p.name == name) return p;
+  return std::nullopt;
+}
+
+}  // namespace c5c3::testing::faults

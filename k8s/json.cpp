@@ -169,7 +169,10 @@ std::optional<std::int64_t> get_int(const json_value& v,
   if (!p) return std::nullopt;
   if (p->IsInt64()) return p->GetInt64();
   if (p->IsDouble()) {
+    // Only a whole number inside int64's range converts (a cast outside it is
+    // undefined behaviour; found by fuzzing: "generation": 4e31).
     double d = p->GetDouble();
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return std::nullopt;
     auto i = static_cast<std::int64_t>(d);
     if (static_cast<double>(i) == d) return i;
   }

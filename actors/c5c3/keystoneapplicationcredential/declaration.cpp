@@ -4,6 +4,7 @@
 #include "actors/c5c3/keystoneuser/constants.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
 #include "actors/c5c3/korc/holds.hpp"
+#include "actors/c5c3/korc/unlatch.hpp"
 #include "actors/c5c3/scaffold/backup_delivery.hpp"
 #include "actors/c5c3/scaffold/status_fields.hpp"
 

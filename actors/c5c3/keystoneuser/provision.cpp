@@ -107,7 +107,7 @@ provision_plan provisioner::run() {
 
   // 4. The password Secret of the generation, then the managed User naming it.
   const std::int64_t gen = desired_generation(o_, user);
-  order_secret_spec secret{ns_, n_.password(gen), {}, {std::string(key_password)}, {}, {}};
+  order_secret_spec secret{ns_, n_.password(gen), {}, {std::string(key_password)}, {}};
   auto ensured_secret = ensure_order_secret(o_.id.ref, secret, listed("Secret", secret.name), s_.random);
   if (ensured_secret.ensure.refused())
     return fail(reason_service_account_error,

@@ -173,8 +173,7 @@ requeue provisioner::mint(const vhost_generations& children, std::int64_t gen) {
                            n_.password_secret(gen),
                            {{std::string(key_username), broker_user}},
                            {std::string(key_password)},
-                           {{std::string(topology_operator_label), "true"}},
-                           {}};
+                           {{std::string(topology_operator_label), "true"}}};
   auto ensured_secret = ensure_order_secret(
       o_.ref, secret, live_or_named(at(children.secrets, gen), "Secret", secret.name), s_.random);
   if (ensured_secret.ensure.refused()) {

@@ -27,7 +27,7 @@ backup_delivery_result backup_and_deliver(const backup_delivery_input& in) {
   };
 
   // The source Secret, written whenever its data moves.
-  order_secret_spec source{in.child_namespace, in.source_name, in.source_data, {}, {}, {}};
+  order_secret_spec source{in.child_namespace, in.source_name, in.source_data, {}, {}};
   const k8s::object* live_source = in.source ? in.source : find_named(in.read_by_name, "Secret", in.source_name);
   auto ensured_source = ensure_order_secret(o, source, live_source, [](std::span<unsigned char>) {});
   if (ensured_source.ensure.refused()) return stop(backup_delivery_step::error, ensured_source.ensure.refusal);

@@ -375,6 +375,25 @@ BOOST_FIXTURE_TEST_CASE(rotation_and_grace, credential_fixture) {
   BOOST_TEST(p.status.previous_credential_id.empty());
 }
 
+// A restart between two writes of a rotation mints nothing twice: a listed
+// secret-v2 is kept (its value too) and only credential-v2 is created; a
+// listed credential-v2 is waited for, and no generation 3 appears.
+BOOST_FIXTURE_TEST_CASE(a_restart_mid_rotation_mints_nothing_twice, credential_fixture) {
+  live(1, t0());
+  o.declared_generation = 2;
+  secrets = {mint_cloud_secret(), value_secret(o, 1, "s1"), value_secret(o, 2, "s2")};
+  credentials = {korc_available(credential_child(o, 1), "ac-1")};
+  auto p = provision();
+  BOOST_TEST((describe(p.writes) == std::vector<std::string>{"create ApplicationCredential openstack/" +
+                                                               n.credential(2)}));
+  credentials.push_back(korc_pending(mine(p.writes[0].body)));
+  now = t0() + 2h;  // the schedule is due too: still generation 2
+  p = provision();
+  BOOST_TEST(p.writes.empty());
+  expect(p.credential_ready, true, "CredentialMinted");
+  BOOST_TEST(p.status.credential_generation == 1);
+}
+
 // 5. The waits and failures of a mint.
 BOOST_FIXTURE_TEST_CASE(failures, credential_fixture) {
   secrets = {mint_cloud_secret(), value_secret(o, 1, "s1")};

@@ -35,12 +35,7 @@ delivery_plan deliver_credential(const delivery_snapshot& s) {
   // publishes an endpoint, so there is no requeue.
   const std::string auth_url = korc::auth_url(cp, ref.cluster);
   if (auth_url.empty())
-    return fail(reason_keystone_not_published,
-                fmt::format("the order lives on {}, which cannot reach the in-cluster Keystone Service; set "
-                            "spec.services.keystone.publicEndpoint or spec.services.keystone.gateway on "
-                            "ControlPlane {}/{}",
-                            ref.location(), cp_ns, cp.name()),
-                std::nullopt);
+    return fail(reason_keystone_not_published, korc::not_published_message(cp, ref.location()), std::nullopt);
 
   // The live generation's secret.
   const std::string& id = p.status.credential_id;

@@ -39,8 +39,6 @@ transport_url build_transport_url_for_vhost(std::string_view username, std::stri
   return out;
 }
 
-}
-
 delivery_plan deliver_credentials(const delivery_snapshot& s) {
   const vhost_order& o = *s.order;
   const k8s::object& cp = *s.control_plane;

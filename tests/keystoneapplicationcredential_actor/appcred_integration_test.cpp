@@ -31,7 +31,8 @@ BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule, appcred_fixture) {
   BOOST_TEST_REQUIRE(due.has_value());
   BOOST_TEST_REQUIRE(eventually([&] { return status_int("credentialGeneration") == 2; }, 120),
                      reason(credential_order(), "CredentialReady"));
-  BOOST_TEST(k8s::get_int(credential_order().json(), {"spec", "credentialGeneration"}).value_or(0) == 0);
+  // No declared change: the CRD default (1) stands.
+  BOOST_TEST(k8s::get_int(credential_order().json(), {"spec", "credentialGeneration"}).value_or(1) == 1);
   const auto rotated = k8s::parse_rfc3339(credential_order().get_string({"status", "lastRotation"}));
   BOOST_TEST_REQUIRE(rotated.has_value());
   BOOST_TEST((*rotated >= *due));

@@ -334,6 +334,17 @@ BOOST_FIXTURE_TEST_CASE(the_first_generation, credential_fixture) {
   BOOST_TEST(p.status.previous_credential_generation == 0);
 }
 
+// An expiry K-ORC reports in Keystone's own form (no zone) is not read; the
+// one the credential was created with stands.
+BOOST_FIXTURE_TEST_CASE(an_unreadable_reported_expiry, credential_fixture) {
+  auto first = provision();
+  secrets = {mint_cloud_secret(), mine(first.writes[1].body)};
+  credentials = {korc_resource(korc_available(mine(first.writes[2].body), "ac-1"), "expiresAt",
+                               "2026-12-01T01:10:00.000000")};
+  auto p = provision();
+  BOOST_TEST((p.status.credential_expires_at == t0() + 1h + 10min));
+}
+
 // 5-6. A rotation: CredentialReady stays True while the successor is minted;
 // the switch starts the grace period; the sweep deletes the superseded one.
 BOOST_FIXTURE_TEST_CASE(rotation_and_grace, credential_fixture) {

@@ -202,12 +202,13 @@ requeue provisioner::mint(const credential_generations& children, std::int64_t g
   p_.status.credential_id = id;
   p_.status.credential_generation = gen;
   p_.status.last_rotation = now_;
-  // The expiry Keystone holds, as K-ORC reports it; the spec's while it does not.
+  // The expiry Keystone holds, as K-ORC reports it; the spec's while it
+  // reports none it can be read as (a real Keystone's has no zone).
   p_.status.credential_expires_at.reset();
   for (auto path : {std::initializer_list<std::string_view>{"status", "resource", "expiresAt"},
                     std::initializer_list<std::string_view>{"spec", "resource", "expiresAt"}}) {
-    if (auto t = ac->get_string(path); !t.empty()) {
-      p_.status.credential_expires_at = k8s::parse_rfc3339(t);
+    if (auto t = k8s::parse_rfc3339(ac->get_string(path))) {
+      p_.status.credential_expires_at = t;
       break;
     }
   }

@@ -1,5 +1,6 @@
 #include "actors/operator/kinds.hpp"
 
+#include "actors/c5c3/keystoneapplicationcredential/kind.hpp"
 #include "actors/c5c3/keystoneproject/kind.hpp"
 #include "actors/c5c3/keystoneuser/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
@@ -38,6 +39,9 @@ std::vector<kind_plug> operator_kinds() {
                    }});
   kinds.push_back({"keystoneproject", [](kind_context& ctx) {
                      return ::c5c3::c5c3::keystoneproject::spawn_host(ctx.sys, host_options(ctx));
+                   }});
+  kinds.push_back({"keystoneapplicationcredential", [](kind_context& ctx) {
+                     return ::c5c3::c5c3::keystoneapplicationcredential::spawn_host(ctx.sys, host_options(ctx));
                    }});
   kind_plug monitoring{"monitoring", [](kind_context& ctx) {
                          ::c5c3::monitoring::controllers_options o;

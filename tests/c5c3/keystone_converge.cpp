@@ -75,8 +75,17 @@ void keystone_world::controllers_step() {
         auto name = std::string(o.get_string({"spec", "import", "filter", "name"}));
         changed.push_back(names.contains(name) ? korc_available(o, "id-" + name) : korc_created_externally(o));
       }
+    } else if (kind == "ApplicationCredential") {
+      // Minted at once: Available with an id and the expiry Keystone holds.
+      if (!o.get({"status"})) {
+        auto next = korc_available(o, "ac-" + std::string(o.name()), o.generation());
+        if (auto e = o.get_string({"spec", "resource", "expiresAt"}); !e.empty()) next = korc_resource(next, "expiresAt", e);
+        changed.push_back(next);
+      }
     } else if (kind == "PushSecret") {
-      auto hash = o.annotation("c5c3.io/keystoneuser-push-hash");
+      std::optional<std::string> hash;
+      for (const auto& [key, value] : o.annotations())
+        if (key.ends_with("-push-hash")) hash = value;
       if (hash && o.get_string({"status", "syncedResourceVersion"}) != "pushed-" + std::string(*hash)) {
         auto b = with_condition(o, "Ready", true).edit();
         b.set_string({"status", "syncedResourceVersion"}, "pushed-" + std::string(*hash));

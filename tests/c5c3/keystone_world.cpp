@@ -68,6 +68,16 @@ object keystone_project_object(std::string_view name, std::string_view spec_json
                       finalizer, generation);
 }
 
+object keystone_application_credential_object(std::string_view name, std::string_view user, std::string_view project,
+                                              std::string_view spec_json, std::string_view status_json,
+                                              bool finalizer, std::int64_t generation) {
+  auto spec = fmt::format(R"({{"controlPlaneRef":{{"name":"cp","namespace":"openstack"}},"userRef":{{"name":"{}"}},)"
+                          R"("projectRef":{{"name":"{}"}}{}{}}})",
+                          user, project, spec_json.empty() ? "" : ",", spec_json);
+  return order_object("KeystoneApplicationCredential", "c5c3.io/keystoneapplicationcredential-teardown", name, spec,
+                      status_json, finalizer, generation);
+}
+
 object korc_available(const object& obj, std::string_view id, std::int64_t generation) {
   auto o = with_conditions(obj, generation,
                            "[" + cond("Available", "True", "Success", "OpenStack resource is available", generation) +

@@ -24,6 +24,13 @@ object keystone_project_object(std::string_view name = "team", std::string_view 
                                std::string_view status_json = "{}", bool finalizer = true,
                                std::int64_t generation = 1);
 
+// A KeystoneApplicationCredential tenant-a/<name> naming `user` and `project`
+// (spec_json: the rest of its spec, e.g. "rotation":{...}).
+object keystone_application_credential_object(std::string_view name = "creds", std::string_view user = "alice",
+                                              std::string_view project = "team", std::string_view spec_json = "",
+                                              std::string_view status_json = "{}", bool finalizer = true,
+                                              std::int64_t generation = 1);
+
 // K-ORC states (generation 1 unless given): Available at its generation
 // with status.id; pending (Progressing True/Progressing); an import that
 // matched nothing; a terminal error; a transient error.

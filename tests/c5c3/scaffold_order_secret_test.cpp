@@ -55,6 +55,14 @@ BOOST_AUTO_TEST_CASE(read_modify_write_table) {
     BOOST_TEST(d.data.at("password") == "kept-value");
     BOOST_TEST(d.data.at("extra") == "x");
   }
+  BOOST_TEST_CONTEXT("a dropped key is removed") {
+    auto dropping = spec();
+    dropping.dropped = {"extra"};
+    auto r = orders::ensure_order_secret(ref(), dropping, &live, counting_random());
+    BOOST_TEST(!r.data.contains("extra"));
+    BOOST_TEST(!orders::secret_value(r.ensure.write->body, "extra"));
+    BOOST_TEST(r.data.at("password") == "kept-value");
+  }
   BOOST_TEST_CONTEXT("an empty generated value is generated again") {
     auto empty = labelled(make_secret("openstack", "orders-32606a5f-vhost-password-v1", {{"password", ""}}), ref());
     auto e = orders::ensure_order_secret(ref(), spec(), &empty, counting_random());

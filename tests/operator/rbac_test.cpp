@@ -71,12 +71,17 @@ std::set<grant> expected_grants() {
   add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects"}, {"get", "list", "watch", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status"}, {"get", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/finalizers", "keystoneprojects/finalizers"}, {"update"});
+  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects", "keystoneapplicationcredentials"},
+      {"get", "list", "watch", "update", "patch"});
+  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status", "keystoneapplicationcredentials/status"},
+      {"get", "update", "patch"});
+  add(s, "c5c3.io",
+      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneapplicationcredentials/finalizers"},
+      {"update"});
   add(s, "c5c3.io", {"keystoneroleassignments", "keystoneapplicationcredentials"}, read);
-  add(s, "openstack.k-orc.cloud", {"users", "projects"}, {"get", "list", "watch", "create", "patch", "delete"});
-  add(s, "openstack.k-orc.cloud", {"users/status", "projects/status"}, {"patch"});
+  add(s, "openstack.k-orc.cloud", {"users", "projects", "applicationcredentials"},
+      {"get", "list", "watch", "create", "patch", "delete"});
+  add(s, "openstack.k-orc.cloud", {"users/status", "projects/status", "applicationcredentials/status"}, {"patch"});
   add(s, "c5c3.io", {"controlplanes"}, read);
   add(s, "rabbitmq.com", {"vhosts", "users", "permissions"}, write);
   add(s, "rabbitmq.com", {"rabbitmqclusters"}, read);
@@ -93,9 +98,13 @@ std::set<grant> expected_target_grants() {
   add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects"}, {"get", "list", "watch", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status"}, {"get", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/finalizers", "keystoneprojects/finalizers"}, {"update"});
+  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects", "keystoneapplicationcredentials"},
+      {"get", "list", "watch", "update", "patch"});
+  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status", "keystoneapplicationcredentials/status"},
+      {"get", "update", "patch"});
+  add(s, "c5c3.io",
+      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneapplicationcredentials/finalizers"},
+      {"update"});
   add(s, "c5c3.io", {"keystoneroleassignments", "keystoneapplicationcredentials"}, {"get", "list", "watch"});
   add(s, "", {"secrets"}, {"get", "list", "watch", "create", "update", "patch", "delete"});
   add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch"});

@@ -28,12 +28,7 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
   // 1. The auth URL for the order's cluster; only a ControlPlane edit publishes one.
   const std::string auth_url = korc::auth_url(cp, ref.cluster);
   if (auth_url.empty())
-    return fail(reason_keystone_not_published,
-                fmt::format("the order lives on {}, which cannot reach the in-cluster Keystone Service; set "
-                            "spec.services.keystone.publicEndpoint or spec.services.keystone.gateway on "
-                            "ControlPlane {}/{}",
-                            ref.location(), cp_ns, cp.name()),
-                std::nullopt);
+    return fail(reason_keystone_not_published, korc::not_published_message(cp, ref.location()), std::nullopt);
 
   // 2. The password of the provisioned generation.
   const std::int64_t gen = p.status.password_generation;

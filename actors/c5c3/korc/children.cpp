@@ -40,6 +40,21 @@ k8s::object managed_project(std::string_view name, std::string_view namespace_, 
   return std::move(b).freeze();
 }
 
+k8s::object managed_application_credential(std::string_view name, std::string_view namespace_,
+                                           std::string_view description, std::string_view user_ref,
+                                           std::string_view secret_ref, std::optional<k8s::time_point> expires_at,
+                                           const cloud_credentials& creds) {
+  k8s::object_builder b(api_version, "ApplicationCredential", namespace_, name);
+  b.set_string({"spec", "managementPolicy"}, "managed");
+  set_cloud_credentials(b, creds);
+  b.set_string({"spec", "resource", "description"}, description);
+  b.set_string({"spec", "resource", "userRef"}, user_ref);
+  b.set_bool({"spec", "resource", "unrestricted"}, false);
+  b.set_string({"spec", "resource", "secretRef"}, secret_ref);
+  if (expires_at) b.set_string({"spec", "resource", "expiresAt"}, k8s::format_rfc3339(*expires_at));
+  return std::move(b).freeze();
+}
+
 std::string status_id(const k8s::object& obj) { return std::string(obj.get_string({"status", "id"})); }
 
 std::string status_resource(const k8s::object& obj, std::string_view field) {

@@ -7,6 +7,7 @@
 #include "actors/c5c3/korc/control_plane.hpp"
 #include "k8s/object.hpp"
 
+#include <optional>
 #include <string_view>
 
 namespace c5c3::c5c3::korc {
@@ -27,6 +28,15 @@ k8s::object managed_user(std::string_view name, std::string_view namespace_, std
 // The managed Project: resource {name, domainRef}.
 k8s::object managed_project(std::string_view name, std::string_view namespace_, std::string_view project_name,
                             std::string_view domain_ref, const cloud_credentials& creds);
+
+// The managed ApplicationCredential (apis.md 3.3: the resource is immutable):
+// resource {description, userRef, unrestricted false, secretRef, expiresAt
+// when given}. It authenticates through `creds`, a project-scoped password
+// cloud of the user (the credential is scoped by that token's project).
+k8s::object managed_application_credential(std::string_view name, std::string_view namespace_,
+                                           std::string_view description, std::string_view user_ref,
+                                           std::string_view secret_ref, std::optional<k8s::time_point> expires_at,
+                                           const cloud_credentials& creds);
 
 // status.id and status.resource.<field> of a K-ORC object ("" when absent).
 std::string status_id(const k8s::object& obj);

@@ -69,4 +69,11 @@ std::string build_app_cred_clouds_yaml(const k8s::object& cp, std::string_view i
          footer(cp);
 }
 
+std::string not_published_message(const k8s::object& cp, std::string_view location) {
+  return fmt::format("the order lives on {}, which cannot reach the in-cluster Keystone Service; set "
+                     "spec.services.keystone.publicEndpoint or spec.services.keystone.gateway on "
+                     "ControlPlane {}/{}",
+                     location, cp.namespace_(), cp.name());
+}
+
 }  // namespace c5c3::c5c3::korc

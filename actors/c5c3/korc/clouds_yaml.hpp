@@ -22,6 +22,9 @@ using k8s::go_quote;
 // https://<gateway.hostname>/v3, or "" (not published); External mode
 // services.keystone.external.authURL.
 std::string auth_url(const k8s::object& cp, std::string_view cluster);
+// KeystoneNotPublished's message for an order on `location` (e.g. target
+// cluster "edge-1") whose ControlPlane `cp` publishes no auth URL there.
+std::string not_published_message(const k8s::object& cp, std::string_view location);
 // internal for a Managed Keystone; external.endpointType (public) in External mode.
 std::string endpoint_type(const k8s::object& cp);
 

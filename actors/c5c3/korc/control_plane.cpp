@@ -35,4 +35,13 @@ cloud_credentials admin_password_cloud(const k8s::object& cp) {
   return {std::string(cp.name()) + "-admin-password-cloud", cloud_name(cp)};
 }
 
+ca_bundle_ref keystone_ca_bundle(const k8s::object& cp) {
+  ca_bundle_ref out;
+  if (cp.get_string({"spec", "services", "keystone", "mode"}) != "External") return out;
+  out.name = std::string(cp.get_string({"spec", "services", "keystone", "external", "caBundleSecretRef", "name"}));
+  if (auto key = cp.get_string({"spec", "services", "keystone", "external", "caBundleSecretRef", "key"}); !key.empty())
+    out.key = std::string(key);
+  return out;
+}
+
 }  // namespace c5c3::c5c3::korc

@@ -41,4 +41,17 @@ struct cloud_credentials {
 // ControlPlane's namespace (key clouds.yaml), with the ControlPlane's cloud name.
 cloud_credentials admin_password_cloud(const k8s::object& cp);
 
+// The CA bundle that verifies an External Keystone
+// (spec.services.keystone.external.caBundleSecretRef, readExternalCABundle):
+// a Secret in the ControlPlane's namespace and its key (ca.crt). An empty
+// name: none (a Managed Keystone, or a publicly trusted endpoint).
+struct ca_bundle_ref {
+  std::string name;
+  std::string key = "ca.crt";
+};
+ca_bundle_ref keystone_ca_bundle(const k8s::object& cp);
+inline constexpr std::string_view ca_bundle_field = "spec.services.keystone.external.caBundleSecretRef";
+// K-ORC's CA key in a credentials Secret.
+inline constexpr std::string_view cacert_key = "cacert";
+
 }  // namespace c5c3::c5c3::korc

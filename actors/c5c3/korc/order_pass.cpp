@@ -59,10 +59,12 @@ runtime::order_plan runner_plan(const order_pass_plan& p) {
   out.status = p.status;
   out.requeue = p.requeue;
   out.instrument = p.instrument;
+  out.timers = p.timers;
   switch (p.stage) {
     case pass_stage::refused_admission: out.stage = "admission"; break;
     case pass_stage::add_finalizer: out.stage = "finalizer"; break;
     case pass_stage::refused_gate: out.stage = "admin credential"; break;
+    case pass_stage::refused_reference: out.stage = "references"; break;
     case pass_stage::legs: out.stage = "legs"; break;
     case pass_stage::hold: out.stage = "hold"; break;
     case pass_stage::teardown: out.stage = "teardown"; break;

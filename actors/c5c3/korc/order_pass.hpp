@@ -13,6 +13,7 @@
 #include "actors/runtime/runner/snapshot.hpp"
 #include "k8s/object.hpp"
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,6 +36,7 @@ enum class pass_stage {
   refused_admission,  // nothing in the ControlPlane's namespace was read or written
   add_finalizer,      // the finalizer goes on; the pass plans again after it
   refused_gate,       // the admin credential is not ready
+  refused_reference,  // a referenced order (user, project, assignment) refuses
   legs,               // the kind's steps ran
   hold,               // a deleting order held by a reference
   teardown,
@@ -98,6 +100,9 @@ struct order_pass_plan {
   std::optional<k8s::object> status;       // the order with its new status (nullopt: unchanged)
   std::vector<k8s::condition> instrument;  // the steps' conditions, for the instrumenter
   c5c3::requeue requeue;
+  // Named timers at wall-clock times derived from the status the pass leaves
+  // (a credential's rotation, grace and expiry).
+  std::map<std::string, k8s::time_point> timers;
 };
 
 template <class StatusOf>

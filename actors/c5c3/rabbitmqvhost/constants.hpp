@@ -5,6 +5,7 @@
 #include "actors/c5c3/scaffold/order_push.hpp"
 #include "actors/c5c3/scaffold/order_ref.hpp"
 #include "actors/c5c3/scaffold/pass_result.hpp"
+#include "actors/c5c3/scaffold/rotation.hpp"
 
 #include <array>
 #include <string_view>
@@ -69,8 +70,7 @@ inline constexpr std::string_view credentials_secret_suffix = "-credentials";
 inline constexpr duration requeue_after = korc_requeue_after;
 
 // The spec defaults the reconciler resolves itself (the kind has no webhook).
-inline constexpr duration default_rotation_interval = std::chrono::hours(720);
-inline constexpr duration default_rotation_grace_period = std::chrono::hours(24);
+// default_rotation_interval, default_rotation_grace_period: scaffold/rotation.hpp.
 
 // The instrumenter's table: sub_reconciler -> condition_type.
 struct sub_reconciler_entry {

@@ -1,6 +1,7 @@
 #include "actors/c5c3/rabbitmqvhost/spec.hpp"
 
 #include "actors/c5c3/scaffold/admission.hpp"
+#include "actors/c5c3/scaffold/rotation.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -41,10 +42,9 @@ vhost_spec resolve_spec(const k8s::object& order) {
   s.control_plane_name = order.get_string({"spec", "controlPlaneRef", "name"});
   s.control_plane_namespace = order.get_string({"spec", "controlPlaneRef", "namespace"});
   s.password_generation = std::max<std::int64_t>(int_at(order, {"spec", "passwordGeneration"}), 1);
-  if (auto d = order.get_string({"spec", "rotation", "interval"}); !d.empty())
-    if (auto parsed = k8s::parse_go_duration(d)) s.interval = *parsed;
-  if (auto d = order.get_string({"spec", "rotation", "gracePeriod"}); !d.empty())
-    if (auto parsed = k8s::parse_go_duration(d)) s.grace_period = *parsed;
+  const auto rotation = rotation_of(order);
+  s.interval = rotation.interval;
+  s.grace_period = rotation.grace_period;
   if (auto p = order.get_string({"spec", "deletionPolicy"}); !p.empty()) s.deletion_policy = p;
   return s;
 }

@@ -71,7 +71,7 @@ backup_delivery_result backup_and_deliver(const backup_delivery_input& in) {
 
 std::optional<delivery_failure> undelivered(const backup_delivery_result& r, std::string_view what,
                                             std::string_view waiting_reason, const k8s::object_key& delivered,
-                                            std::chrono::nanoseconds wait) {
+                                            std::chrono::nanoseconds wait, std::string_view carried) {
   switch (r.step) {
     case backup_delivery_step::error: return delivery_failure{"DeliveryError", r.message, std::nullopt};
     case backup_delivery_step::refused: return delivery_failure{"DeliveryRefused", r.message, std::nullopt};
@@ -81,8 +81,8 @@ std::optional<delivery_failure> undelivered(const backup_delivery_result& r, std
                               wait};
     case backup_delivery_step::applying:
       return delivery_failure{std::string(waiting_reason),
-                              fmt::format("the delivered Secret {} does not carry the current password yet",
-                                          delivered.to_string()),
+                              fmt::format("the delivered Secret {} does not carry the current {} yet",
+                                          delivered.to_string(), carried),
                               wait};
     case backup_delivery_step::delivered: break;
   }

@@ -66,8 +66,9 @@ backup_delivery_result backup_and_deliver(const backup_delivery_input& in);
 // DeliveryReady of a result that did not deliver: DeliveryError or
 // DeliveryRefused (no requeue); BackupNotSynced, "the <what> not backed up
 // to OpenBao yet (PushSecret ns/name)" (what: "credentials are", "password is");
-// while the delivered Secret is written,
-// `waiting_reason` naming it. Both waits come back after `wait`.
+// while the delivered Secret is written, `waiting_reason` naming it and what
+// it does not carry yet (`carried`: "password", "credential"). Both waits
+// come back after `wait`.
 struct delivery_failure {
   std::string reason;
   std::string message;
@@ -75,7 +76,7 @@ struct delivery_failure {
 };
 std::optional<delivery_failure> undelivered(const backup_delivery_result& r, std::string_view what,
                                             std::string_view waiting_reason, const k8s::object_key& delivered,
-                                            std::chrono::nanoseconds wait);
+                                            std::chrono::nanoseconds wait, std::string_view carried = "password");
 
 // The read slot "delivered": <order name><suffix> beside the order on its
 // cluster, carrying the order's name and namespace labels (no cluster label),

@@ -40,6 +40,7 @@ order_secret_decision ensure_order_secret(const order_ref& o, const order_secret
   for (auto& [k, v] : spec.set) out.data[k] = v;
   for (auto& k : spec.generated)
     if (out.data[k].empty()) out.data[k] = generate_secret_value(random);
+  for (auto& k : spec.dropped) out.data.erase(k);
 
   auto b = secret_builder(spec.namespace_, spec.name, out.data);
   if (live && *live) {

@@ -31,6 +31,8 @@ struct order_secret_spec {
   std::vector<std::string> generated;
   // Labels beside the three ownership labels.
   std::map<std::string, std::string> extra_labels;
+  // Keys removed when present (a CA bundle no longer configured).
+  std::vector<std::string> dropped = {};
 };
 
 struct order_secret_decision {

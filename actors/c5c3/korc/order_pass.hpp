@@ -13,6 +13,7 @@
 #include "actors/runtime/runner/snapshot.hpp"
 #include "k8s/object.hpp"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,10 +49,16 @@ struct gate_stop {
   std::string message;
   c5c3::requeue requeue;
 };
+// A kind's own consent check on the order's spec.namespaceAssignments entry,
+// right after admission and before the finalizer (allowCatalogEntries);
+// nullopt: consented.
+using consent_check = std::function<std::optional<gate_stop>(const namespace_assignment&)>;
+
 // Admission (the ControlPlane as admission answered it, null: absent), the
-// finalizer, the admin credential; nullopt: the steps run.
+// kind's consent, the finalizer, the admin credential; nullopt: the steps run.
 std::optional<gate_stop> order_gates(const order_identity& id, const k8s::object& order,
-                                     const k8s::object* control_plane, std::string_view finalizer);
+                                     const k8s::object* control_plane, std::string_view finalizer,
+                                     const consent_check& consent = {});
 
 // The order's conditions with each of `set` merged in (lastTransitionTime kept
 // unless the status flips) and the aggregate Ready over `sub_types`.
@@ -98,6 +105,10 @@ struct order_pass_plan {
   std::optional<k8s::object> status;       // the order with its new status (nullopt: unchanged)
   std::vector<k8s::condition> instrument;  // the steps' conditions, for the instrumenter
   c5c3::requeue requeue;
+  // The child the order waits for (explain): a read slot and its object's
+  // name (empty: the slot's first).
+  std::string waiting_slot;
+  std::string waiting_name;
 };
 
 template <class StatusOf>

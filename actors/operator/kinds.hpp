@@ -41,7 +41,8 @@ struct kind_plug {
   std::function<caf::actor(kind_context&)> spawn_host;
 };
 
-// The kinds the binary runs: rabbitmqvhost, keystoneuser, keystoneproject
+// The kinds the binary runs: rabbitmqvhost, keystoneuser, keystoneproject,
+// keystoneroleassignment, keystonecatalogentry
 // (actors/c5c3/<kind>/kind.hpp).
 std::vector<kind_plug> operator_kinds();
 

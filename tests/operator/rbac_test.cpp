@@ -71,12 +71,22 @@ std::set<grant> expected_grants() {
   add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects"}, {"get", "list", "watch", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status"}, {"get", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/finalizers", "keystoneprojects/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneroleassignments", "keystoneapplicationcredentials"}, read);
-  add(s, "openstack.k-orc.cloud", {"users", "projects"}, {"get", "list", "watch", "create", "patch", "delete"});
-  add(s, "openstack.k-orc.cloud", {"users/status", "projects/status"}, {"patch"});
+  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects", "keystoneroleassignments", "keystonecatalogentries"},
+      {"get", "list", "watch", "update", "patch"});
+  add(s, "c5c3.io",
+      {"keystoneusers/status", "keystoneprojects/status", "keystoneroleassignments/status",
+       "keystonecatalogentries/status"},
+      {"get", "update", "patch"});
+  add(s, "c5c3.io",
+      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneroleassignments/finalizers",
+       "keystonecatalogentries/finalizers"},
+      {"update"});
+  add(s, "c5c3.io", {"keystoneapplicationcredentials"}, read);
+  add(s, "openstack.k-orc.cloud", {"users", "projects", "roles", "roleassignments", "services", "endpoints", "regions"},
+      {"get", "list", "watch", "create", "patch", "delete"});
+  add(s, "openstack.k-orc.cloud", {"users/status", "projects/status", "services/status", "endpoints/status",
+                                   "regions/status"},
+      {"patch"});
   add(s, "c5c3.io", {"controlplanes"}, read);
   add(s, "rabbitmq.com", {"vhosts", "users", "permissions"}, write);
   add(s, "rabbitmq.com", {"rabbitmqclusters"}, read);
@@ -93,10 +103,17 @@ std::set<grant> expected_target_grants() {
   add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects"}, {"get", "list", "watch", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status"}, {"get", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/finalizers", "keystoneprojects/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneroleassignments", "keystoneapplicationcredentials"}, {"get", "list", "watch"});
+  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects", "keystoneroleassignments", "keystonecatalogentries"},
+      {"get", "list", "watch", "update", "patch"});
+  add(s, "c5c3.io",
+      {"keystoneusers/status", "keystoneprojects/status", "keystoneroleassignments/status",
+       "keystonecatalogentries/status"},
+      {"get", "update", "patch"});
+  add(s, "c5c3.io",
+      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneroleassignments/finalizers",
+       "keystonecatalogentries/finalizers"},
+      {"update"});
+  add(s, "c5c3.io", {"keystoneapplicationcredentials"}, {"get", "list", "watch"});
   add(s, "", {"secrets"}, {"get", "list", "watch", "create", "update", "patch", "delete"});
   add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch"});
   return s;

@@ -2,6 +2,7 @@
 
 #include "k8s/client/blocking.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace c5c3::sim::world {
@@ -30,9 +31,14 @@ client_world_api::client_world_api(std::shared_ptr<k8s::client> client) : client
 
 client_world_api::~client_world_api() { stop(); }
 
+client_world_api::key client_world_api::key_of(const k8s::object& o) {
+  return {o.gvk().group + "/" + std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())};
+}
+
 void client_world_api::start(std::function<void()> on_change) {
   auto kinds = simulated_kinds();
   kinds.push_back(secret_kind());
+  for (const auto& k : optional_kinds()) kinds.push_back(k);
   for (const auto& kind : kinds) {
     k8s::informer_handlers h;
     h.on_add = [this, on_change](const k8s::object& o) {
@@ -51,6 +57,8 @@ void client_world_api::start(std::function<void()> on_change) {
     k8s::informer_options opts;
     opts.max_backoff = std::chrono::seconds(5);  // a kind whose CRD was just installed
     informers_.push_back(k8s::informer::create(client_, kind, opts, std::move(h)));
+    if (std::find(optional_kinds().begin(), optional_kinds().end(), kind) != optional_kinds().end())
+      optional_.push_back(informers_.back());
   }
   for (auto& i : informers_) i->start();
 }
@@ -61,21 +69,21 @@ void client_world_api::stop() {
 
 bool client_world_api::synced() const {
   for (const auto& i : informers_) {
-    if (!i->has_synced()) return false;
+    if (!i->has_synced() && std::find(optional_.begin(), optional_.end(), i) == optional_.end()) return false;
   }
   return !informers_.empty();
 }
 
-std::shared_ptr<k8s::informer> client_world_api::informer_of(std::string_view kind) const {
+std::shared_ptr<k8s::informer> client_world_api::informer_of(const k8s::gvk& kind) const {
   for (const auto& i : informers_) {
-    if (i->kind().kind == kind) return i;
+    if (i->kind().kind == kind.kind && i->kind().group == kind.group) return i;
   }
   return nullptr;
 }
 
 void client_world_api::observed(const k8s::object& o, bool deleted) {
   std::lock_guard lock(mu_);
-  auto it = written_.find({std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())});
+  auto it = written_.find(key_of(o));
   if (it == written_.end()) return;
   // The informer caught up with our write (or the object is gone, or was re-made).
   if (deleted || !it->second || caught_up(o, it->second) || it->second.uid() != o.uid()) {
@@ -94,20 +102,20 @@ k8s::object client_world_api::overlaid(const k8s::object& cached, const key& k) 
 
 std::vector<k8s::object> client_world_api::list(const k8s::gvk& kind) {
   std::vector<k8s::object> out;
-  auto inf = informer_of(kind.kind);
+  auto inf = informer_of(kind);
   if (!inf) return out;
   for (const auto& o : inf->list()) {
-    auto cur = overlaid(o, {std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())});
+    auto cur = overlaid(o, key_of(o));
     if (cur) out.push_back(std::move(cur));
   }
   return out;
 }
 
 k8s::object client_world_api::get(const k8s::gvk& kind, std::string_view ns, std::string_view name) {
-  auto inf = informer_of(kind.kind);
+  auto inf = informer_of(kind);
   if (!inf) return {};
   auto cached = inf->get(ns, name);
-  return overlaid(cached ? *cached : k8s::object(), {kind.kind, std::string(ns), std::string(name)});
+  return overlaid(cached ? *cached : k8s::object(), {kind.group + "/" + kind.kind, std::string(ns), std::string(name)});
 }
 
 world_api::write_result client_world_api::write(const object_write& w) {
@@ -115,6 +123,9 @@ world_api::write_result client_world_api::write(const object_write& w) {
   opts.field_manager = std::string(field_manager);
   const auto& o = w.obj;
   k8s::result<k8s::object> r = k8s::api_error{};
+  auto without_rv = o.edit();
+  without_rv.remove({"metadata", "resourceVersion"});
+  const auto create = std::move(without_rv).freeze();
   switch (w.verb) {
     case write_verb::update:
       r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update(o, opts, std::move(cb)); });
@@ -122,10 +133,10 @@ world_api::write_result client_world_api::write(const object_write& w) {
     case write_verb::update_status:
       r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->update_status(o, opts, std::move(cb)); });
       break;
+    case write_verb::create:
+      r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->create(create, opts, std::move(cb)); });
+      break;
     case write_verb::upsert: {
-      auto fresh = o.edit();
-      fresh.remove({"metadata", "resourceVersion"});
-      auto create = std::move(fresh).freeze();
       r = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) { client_->create(create, opts, std::move(cb)); });
       if (!r && r.error().already_exists()) {
         auto live = wait_for<k8s::object>([&](k8s::callback<k8s::object> cb) {
@@ -146,7 +157,7 @@ world_api::write_result client_world_api::write(const object_write& w) {
   // last state; it is gone.
   const bool gone = stored && stored.terminating() && stored.finalizers().empty();
   std::lock_guard lock(mu_);
-  written_[{std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())}] = gone ? k8s::object() : stored;
+  written_[key_of(o)] = gone ? k8s::object() : stored;
   return {gone ? k8s::object() : stored, std::nullopt};
 }
 

@@ -30,7 +30,8 @@ class client_world_api final : public world_api {
   // Starts the informers; `on_change` runs (on an io thread) after every event.
   void start(std::function<void()> on_change);
   void stop();
-  // Every informer has listed once.
+  // Every informer has listed once (those of optional_kinds() only when their
+  // kind is served).
   bool synced() const;
 
   std::vector<k8s::object> list(const k8s::gvk& kind) override;
@@ -38,13 +39,15 @@ class client_world_api final : public world_api {
   write_result write(const object_write& w) override;
 
  private:
-  using key = std::tuple<std::string, std::string, std::string>;  // kind, namespace, name
-  std::shared_ptr<k8s::informer> informer_of(std::string_view kind) const;
+  using key = std::tuple<std::string, std::string, std::string>;  // group/kind, namespace, name
+  static key key_of(const k8s::object& o);
+  std::shared_ptr<k8s::informer> informer_of(const k8s::gvk& kind) const;
   k8s::object overlaid(const k8s::object& cached, const key& k) const;
   void observed(const k8s::object& o, bool deleted);
 
   std::shared_ptr<k8s::client> client_;
   std::vector<std::shared_ptr<k8s::informer>> informers_;
+  std::vector<std::shared_ptr<k8s::informer>> optional_;
   mutable std::mutex mu_;
   std::map<key, k8s::object> written_;  // answered to our writes (empty: deleted by it)
 };

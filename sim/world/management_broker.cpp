@@ -1,8 +1,7 @@
 #include "sim/world/management_broker.hpp"
 
 #include "k8s/json.hpp"
-
-#include <cctype>
+#include "sim/world/identity.hpp"
 
 #include <fmt/format.h>
 #include <rapidjson/stringbuffer.h>
@@ -34,17 +33,7 @@ std::string error_reason(const std::string& body) {
 
 }  // namespace
 
-std::string encode_path_segment(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += fmt::format("%{:02X}", c);
-    }
-  }
-  return out;
-}
+std::string encode_path_segment(std::string_view s) { return percent_encode(s); }
 
 management_broker::management_broker(std::shared_ptr<management_http> http) : http_(std::move(http)) {}
 

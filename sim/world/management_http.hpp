@@ -1,7 +1,7 @@
 // The HTTP part of the real broker: one blocking request to the RabbitMQ
 // management API with basic authentication. Behind an interface so the
-// project's HTTP client can take its place; make_blocking_management_http is a
-// minimal Beast client (plain HTTP, one connection per request).
+// project's HTTP client can take its place; make_blocking_management_http runs
+// it over blocking_http.hpp (plain HTTP, one connection per request).
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,7 @@
 #include "sim/world/world.hpp"
 
 #include "sim/world/external_secrets.hpp"
+#include "sim/world/memory_identity.hpp"
 #include "sim/world/topology_operator.hpp"
 
 #include <fmt/format.h>
@@ -18,9 +19,9 @@ const k8s::gvk secret_store{"external-secrets.io", "v1", "SecretStore"};
 const k8s::gvk cluster_secret_store{"external-secrets.io", "v1", "ClusterSecretStore"};
 const k8s::gvk push_secret{"external-secrets.io", "v1alpha1", "PushSecret"};
 
-// kind, namespace, name
+// apiVersion/kind, namespace, name (a rabbitmq.com User is not a K-ORC User)
 std::tuple<std::string, std::string, std::string> id_of(const k8s::object& o) {
-  return {std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())};
+  return {std::string(o.api_version()) + "/" + std::string(o.kind()), std::string(o.namespace_()), std::string(o.name())};
 }
 
 // `planned` rebased on `latest` (the object the server answered to an earlier
@@ -40,16 +41,30 @@ k8s::object rebase(const object_write& planned, const k8s::object& latest) {
 }  // namespace
 
 const std::vector<k8s::gvk>& simulated_kinds() {
-  static const std::vector<k8s::gvk> kinds{rabbitmq_cluster, vhost, user, permission,
-                                           secret_store, cluster_secret_store, push_secret};
+  static const std::vector<k8s::gvk> kinds = [] {
+    std::vector<k8s::gvk> k{rabbitmq_cluster, vhost, user, permission, secret_store, cluster_secret_store, push_secret};
+    for (const auto& info : korc_kinds()) k.push_back(korc_gvk(info.kind));
+    return k;
+  }();
   return kinds;
 }
 
 k8s::gvk secret_kind() { return {"", "v1", "Secret"}; }
 
+k8s::gvk control_plane_kind() { return {"c5c3.io", "v1alpha1", "ControlPlane"}; }
+
+const std::vector<k8s::gvk>& optional_kinds() {
+  static const std::vector<k8s::gvk> kinds{control_plane_kind()};
+  return kinds;
+}
+
 world::world(world_api& api, world_options opts) : api_(api), opts_(std::move(opts)) {
   if (!opts_.log) opts_.log = [](const std::string&) {};
   if (!opts_.openbao) opts_.openbao = std::make_shared<kv_store>();
+  if (!opts_.identity) opts_.identity = std::make_shared<memory_identity>();
+  if (auto m = std::dynamic_pointer_cast<memory_identity>(opts_.identity); m && opts_.admin.password.empty())
+    opts_.admin.password = m->admin_password();
+  sessions_ = std::make_shared<keystone_sessions>(opts_.identity, opts_.clock);
 }
 
 pass_result world::pass() {
@@ -59,13 +74,15 @@ pass_result world::pass() {
   if (opts_.topology_operator) topology(r);
   secret_stores(r);
   push_secrets(r);
+  control_planes(r);
+  korc(r);
   return r;
 }
 
 bool world::write_all(const std::vector<object_write>& ws, pass_result& r, answered& latest) {
   for (const auto& w : ws) {
     object_write send = w;
-    if (w.verb != write_verb::upsert) {
+    if (w.verb != write_verb::upsert && w.verb != write_verb::create) {
       if (auto it = latest.find(id_of(w.obj)); it != latest.end()) {
         if (!it->second) continue;  // gone with its last finalizer
         send.obj = rebase(w, it->second);

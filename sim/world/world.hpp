@@ -12,6 +12,10 @@
 
 #include "sim/world/broker.hpp"
 #include "sim/world/cluster_operator.hpp"
+#include "sim/world/control_plane_world.hpp"
+#include "sim/world/identity.hpp"
+#include "sim/world/keystone_session.hpp"
+#include "sim/world/korc_step.hpp"
 #include "sim/world/kv_store.hpp"
 #include "sim/world/world_object.hpp"
 
@@ -46,6 +50,10 @@ class world_api {
 // The kinds the world simulates.
 const std::vector<k8s::gvk>& simulated_kinds();
 k8s::gvk secret_kind();
+// Kinds the world reads when they are served, and does without otherwise (the
+// c5c3.io ControlPlane, whose CRD is the operator's).
+const std::vector<k8s::gvk>& optional_kinds();
+k8s::gvk control_plane_kind();
 
 struct world_options {
   // Where every RabbitmqCluster's vhosts, users and permissions go (a
@@ -64,12 +72,23 @@ struct world_options {
   // operator (`c5c3-sim world --no-topology-operator`); the RabbitmqClusters,
   // External Secrets and the broker's default user stay simulated.
   bool topology_operator = true;
+  // The Keystone K-ORC talks to: a memory_identity (the default, made when
+  // null) or an http_identity for a real one.
+  std::shared_ptr<identity_service> identity;
+  // The admin of that Keystone, for the admin password cloud Secrets. With a
+  // memory_identity an empty password is taken from it.
+  keystone_admin admin;
+  korc_timing korc;
+  // The longest wait before a K-ORC object whose call failed transiently is
+  // tried again (doubling from 1 s), as K-ORC's rate limiter would.
+  std::chrono::seconds korc_max_backoff{30};
 };
 
 struct pass_result {
   std::size_t writes = 0;       // API writes made
   std::size_t write_errors = 0;
   std::size_t broker_calls = 0;
+  std::size_t identity_calls = 0;  // K-ORC's calls and reads (tokens not counted)
   // The earliest time a step asked to come back (none: only on a change).
   std::optional<k8s::time_point> next_pass;
 };
@@ -90,10 +109,25 @@ class world {
   void topology(pass_result& r);
   void secret_stores(pass_result& r);
   void push_secrets(pass_result& r);
+  // world_korc.cpp
+  void control_planes(pass_result& r);
+  void korc(pass_result& r);
+  void korc_object(const k8s::object& o, pass_result& r);
+  void korc_guards(pass_result& r, const std::vector<k8s::object>& all);
 
   world_api& api_;
   world_options opts_;
   k8s::time_point now_;
+  std::shared_ptr<keystone_sessions> sessions_;
+  // Per K-ORC object (uid): what its last step read and when it wants to come
+  // back, so an object nothing changed for is not stepped (and Keystone not
+  // asked) before then, as K-ORC reconciles on events and requeues only.
+  struct korc_memo {
+    std::string inputs;  // resourceVersions of the object and what it references
+    std::optional<k8s::time_point> due;
+    int failures = 0;
+  };
+  std::map<std::string, korc_memo> korc_memo_;
 };
 
 }  // namespace c5c3::sim::world

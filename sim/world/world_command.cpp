@@ -4,6 +4,7 @@
 #include "k8s/client/blocking.hpp"
 #include "k8s/yaml.hpp"
 #include "sim/world/client_world_api.hpp"
+#include "sim/world/http_identity.hpp"
 #include "sim/world/management_broker.hpp"
 #include "sim/world/memory_broker.hpp"
 #include "sim/world/world_driver.hpp"
@@ -31,6 +32,7 @@ int usage(const std::string& msg) {
   std::cerr << "usage: c5c3-sim world [--kubeconfig FILE] [--context NAME] [--crds DIR]\n"
                "         [--rabbitmq-management-url URL --rabbitmq-amqp-port PORT [--rabbitmq-host HOST]\n"
                "          [--rabbitmq-admin-user USER] [--rabbitmq-admin-password-file FILE]]\n"
+               "         [--keystone-url URL --keystone-admin-password-file FILE [--keystone-auth-url URL]]\n"
                "         [--no-topology-operator]   (Vhosts, Users, Permissions left to a real operator)\n";
   return 2;
 }
@@ -44,7 +46,18 @@ struct options {
   std::string host = "127.0.0.1";
   int amqp_port = 0;
   bool topology_operator = true;
+  std::string keystone_url;
+  std::string keystone_auth_url;
+  std::string keystone_password_file;
 };
+
+// The first line of `file` (a password), or nullopt.
+std::optional<std::string> first_line(const std::string& file) {
+  std::ifstream in(file);
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  return line;
+}
 
 // The CRDs under `dir` that define a simulated kind, created where missing.
 bool install_crds(k8s::client& c, const std::string& dir) {
@@ -124,6 +137,12 @@ std::optional<options> parse(const std::vector<std::string>& args, int& rc) {
       o.admin_user = *v;
     } else if (a == "--rabbitmq-admin-password-file") {
       o.admin_password_file = *v;
+    } else if (a == "--keystone-url") {
+      o.keystone_url = *v;
+    } else if (a == "--keystone-auth-url") {
+      o.keystone_auth_url = *v;
+    } else if (a == "--keystone-admin-password-file") {
+      o.keystone_password_file = *v;
     } else if (a == "--rabbitmq-host") {
       o.host = *v;
     } else if (a == "--rabbitmq-amqp-port") {
@@ -145,6 +164,10 @@ std::optional<options> parse(const std::vector<std::string>& args, int& rc) {
     rc = usage("--rabbitmq-management-url needs --rabbitmq-amqp-port");
     return std::nullopt;
   }
+  if (!o.keystone_url.empty() && o.keystone_password_file.empty()) {
+    rc = usage("--keystone-url needs --keystone-admin-password-file");
+    return std::nullopt;
+  }
   return o;
 }
 
@@ -164,8 +187,9 @@ int run_world_command(const std::vector<std::string>& args) {
   } else {
     std::string password = "guest";
     if (!o->admin_password_file.empty()) {
-      std::ifstream in(o->admin_password_file);
-      if (!in || !std::getline(in, password)) return usage("cannot read --rabbitmq-admin-password-file");
+      auto p = first_line(o->admin_password_file);
+      if (!p) return usage("cannot read --rabbitmq-admin-password-file");
+      password = *p;
     }
     try {
       wo.rabbitmq = std::make_shared<management_broker>(
@@ -174,6 +198,18 @@ int run_world_command(const std::vector<std::string>& args) {
       return usage(e.what());
     }
     wo.real_broker = real_broker_endpoint{o->host, o->amqp_port, o->admin_user, password};
+  }
+
+  if (!o->keystone_url.empty()) {
+    auto p = first_line(o->keystone_password_file);
+    if (!p) return usage("cannot read --keystone-admin-password-file");
+    try {
+      auto ks = std::make_shared<http_identity>(o->keystone_url);
+      wo.admin = {*p, o->keystone_auth_url.empty() ? ks->url() + "/v3" : o->keystone_auth_url};
+      wo.identity = std::move(ks);
+    } catch (const std::exception& e) {
+      return usage(std::string("--keystone-url: ") + e.what());
+    }
   }
 
   auto conn = config::load_connection(o->connection);
@@ -209,6 +245,7 @@ int run_world_command(const std::vector<std::string>& args) {
   world_driver driver(api, std::move(wo));
   std::cout << "c5c3-sim world: simulating against " << conn->source
             << (o->management_url.empty() ? " with an in-memory broker" : " with RabbitMQ at " + o->management_url)
+            << (o->keystone_url.empty() ? " and an in-memory Keystone" : " and Keystone at " + o->keystone_url)
             << std::endl;
   int sig = 0;
   sigwait(&set, &sig);

@@ -21,6 +21,7 @@ enum class write_verb {
   update,         // PUT of the object (metadata: finalizers); resourceVersion is the precondition
   update_status,  // PUT of the status subresource
   upsert,         // create, or replace when it exists (Secrets the controller owns)
+  create,         // create only; one that exists is an error (the next pass sees it)
 };
 
 struct object_write {

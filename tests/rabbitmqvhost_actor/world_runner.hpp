@@ -9,11 +9,13 @@
 #include "k8s/client/client.hpp"
 #include "sim/world/client_world_api.hpp"
 #include "sim/world/memory_broker.hpp"
+#include "sim/world/memory_identity.hpp"
 #include "sim/world/world_driver.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -23,6 +25,10 @@ class world_runner {
  public:
   std::shared_ptr<sim::world::memory_broker> broker = std::make_shared<sim::world::memory_broker>();
   std::shared_ptr<sim::world::kv_store> openbao = std::make_shared<sim::world::kv_store>();
+  // The Keystone K-ORC talks to; `configure` (set before start) may replace
+  // it with a real one, or change K-ORC's timings.
+  std::shared_ptr<sim::world::memory_identity> identity = std::make_shared<sim::world::memory_identity>();
+  std::function<void(sim::world::world_options&)> configure;
 
   explicit world_runner(const k8s::client_config& cfg)
       : guard_(boost::asio::make_work_guard(io_)), io_thread_([this] { io_.run(); }) {
@@ -38,6 +44,8 @@ class world_runner {
     sim::world::world_options wo;
     wo.rabbitmq = broker;
     wo.openbao = openbao;
+    wo.identity = identity;
+    if (configure) configure(wo);
     // Quicker than the defaults: tests wait on the world.
     driver_ = std::make_unique<sim::world::world_driver>(
         *api_, wo, sim::world::driver_options{std::chrono::milliseconds(50), std::chrono::milliseconds(200)});

@@ -17,6 +17,7 @@ inline std::ostream& operator<<(std::ostream& os, write_verb v) {
     case write_verb::update: return os << "update";
     case write_verb::update_status: return os << "update_status";
     case write_verb::upsert: return os << "upsert";
+    case write_verb::create: return os << "create";
   }
   return os;
 }

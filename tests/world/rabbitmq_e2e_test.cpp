@@ -8,14 +8,12 @@
 #include "sim/world/topology_operator.hpp"
 
 #include "fixtures.hpp"
+#include "loopback.hpp"
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <sstream>
 #include <unistd.h>
 
 using namespace c5c3::sim::world;
@@ -23,60 +21,6 @@ using namespace c5c3::sim::world::test;
 namespace k8s = c5c3::k8s;
 
 namespace {
-
-std::string run_capture(const std::string& cmd, int& status) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[512];
-  while (auto n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  status = ::pclose(p);
-  return out;
-}
-
-// A broker started by tools/rabbitmq-loopback, stopped when this goes away.
-class loopback_broker {
- public:
-  loopback_broker() {
-    const char* script = std::getenv("C5C3_RABBITMQ_LOOPBACK");
-    script_ = script ? script : "tools/rabbitmq-loopback";
-    char tmpl[] = "/tmp/c5c3-world-rmq-XXXXXX";
-    if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
-    dir_ = tmpl;
-    int status = 0;
-    auto out = run_capture(fmt::format("'{}' start '{}'", script_, dir_), status);
-    std::istringstream in(out);
-    for (std::string line; std::getline(in, line);) {
-      if (auto eq = line.find('='); eq != std::string::npos) vars_[line.substr(0, eq)] = line.substr(eq + 1);
-    }
-    started_ = true;
-    if (status != 0) throw std::runtime_error("tools/rabbitmq-loopback start failed:\n" + out);
-  }
-  ~loopback_broker() {
-    if (!started_) return;
-    int status = 0;
-    run_capture(fmt::format("'{}' stop '{}' 2>&1", script_, dir_), status);
-    if (status != 0) BOOST_TEST_MESSAGE("rabbitmq-loopback stop answered " << status);
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  loopback_broker(const loopback_broker&) = delete;
-  loopback_broker& operator=(const loopback_broker&) = delete;
-
-  std::string var(const std::string& k) const {
-    auto it = vars_.find(k);
-    if (it == vars_.end()) throw std::runtime_error("rabbitmq-loopback printed no " + k);
-    return it->second;
-  }
-
- private:
-  std::string script_, dir_;
-  std::map<std::string, std::string> vars_;
-  bool started_ = false;
-};
 
 // Opens an AMQP connection and a channel with pika; true when it worked. The
 // URL (it carries a password) goes through the environment, not argv.
@@ -150,7 +94,7 @@ BOOST_AUTO_TEST_CASE(topology_on_a_real_broker_opens_and_then_refuses_amqp) {
   BOOST_TEST_REQUIRE(std::system("/usr/bin/python3 -c 'import pika' 2>/dev/null") == 0,
                      "install python3-pika (tools/install-deps)");
 
-  loopback_broker rmq;
+  loopback_service rmq("C5C3_RABBITMQ_LOOPBACK", "tools/rabbitmq-loopback", "world-rmq");
   const auto amqp_port = rmq.var("RABBITMQ_AMQP_PORT");
   auto http = std::shared_ptr<management_http>(make_blocking_management_http(
       rmq.var("RABBITMQ_MANAGEMENT_URL"), rmq.var("RABBITMQ_ADMIN_USER"), rmq.var("RABBITMQ_ADMIN_PASSWORD")));

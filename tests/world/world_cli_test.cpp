@@ -1,6 +1,6 @@
 // `c5c3-sim world` as an ordinary client of the emulator: it installs its
 // CRDs, and objects applied with kubectl become Ready; a deleted Vhost is
-// released by its finalizer.
+// released by its finalizer; a K-ORC object says what it waits for.
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
@@ -117,6 +117,10 @@ BOOST_AUTO_TEST_CASE(world_command_converges_objects_applied_with_kubectl) {
   BOOST_TEST(eventually([&] { return jsonpath("pushsecret ps", "{.status.conditions[?(@.type==\"Ready\")].reason}") == "Synced"; }, 60s));
   BOOST_TEST(jsonpath("secret rmq-default-user", "{.data.host}") == "cm1xLmRlZmF1bHQuc3Zj");  // rmq.default.svc
   BOOST_TEST(jsonpath("vhost v", "{.metadata.finalizers[0]}") == "deletion.finalizers.vhosts.rabbitmq.com");
+  BOOST_TEST(eventually([&] {
+    return jsonpath("project.openstack.k-orc.cloud p", "{.status.conditions[?(@.type==\"Progressing\")].message}") ==
+           "Waiting for Secret/no-such-cloud to be created";
+  }, 60s));
 
   run(kubectl + "delete vhost v --wait=false");
   BOOST_TEST(eventually([&] {
@@ -124,6 +128,12 @@ BOOST_AUTO_TEST_CASE(world_command_converges_objects_applied_with_kubectl) {
     run(kubectl + "get vhost v", &st);
     return st != 0;
   }, 60s));
+
+  // A real Keystone needs its admin password.
+  int st = 0;
+  auto refused = run(sim + " world --kubeconfig " + kubeconfig + " --keystone-url http://127.0.0.1:1", &st);
+  BOOST_TEST(WEXITSTATUS(st) == 2);
+  BOOST_TEST(refused.find("--keystone-url needs --keystone-admin-password-file") != std::string::npos, refused);
 
   std::ifstream log(dir + "/world.log");
   BOOST_TEST_MESSAGE("world log:\n" << std::string(std::istreambuf_iterator<char>(log), {}));

@@ -59,7 +59,7 @@ class memory_api final : public world_api {
     ++writes;
     auto k = id(w.obj);
     auto it = store_.find(k);
-    if (w.verb == write_verb::upsert) {
+    if (w.verb == write_verb::upsert || w.verb == write_verb::create) {
       auto b = w.obj.edit();
       b.set_resource_version(std::to_string(++rv_));
       return {store_[k] = std::move(b).freeze(), std::nullopt};
@@ -97,7 +97,16 @@ struct fixture {
   std::shared_ptr<memory_broker> broker = std::make_shared<memory_broker>();
   std::shared_ptr<kv_store> openbao = std::make_shared<kv_store>();
   k8s::time_point now = t0();
-  world w{api, world_options{broker, std::nullopt, openbao, [this] { return now; }, counting_random(), {}}};
+  world w{api, options()};
+
+  world_options options() {
+    world_options o;
+    o.rabbitmq = broker;
+    o.openbao = openbao;
+    o.clock = [this] { return now; };
+    o.random = counting_random();
+    return o;
+  }
 
   // Passes until one writes nothing; fails after `limit`.
   void converge(int limit = 5) {

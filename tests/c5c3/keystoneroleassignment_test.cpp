@@ -191,8 +191,8 @@ BOOST_FIXTURE_TEST_CASE(assign_role_writes_the_import_and_the_binding, world_fix
   BOOST_TEST(binding.get_string({"spec", "resource", "roleRef"}) == n.role());
   BOOST_TEST(binding.get_string({"spec", "resource", "userRef"}) == n.user_child);
   BOOST_TEST(binding.get_string({"spec", "resource", "projectRef"}) == n.project_child);
-  BOOST_TEST(n.user_child.starts_with("alice-") && n.user_child.ends_with("-user-user"));
-  BOOST_TEST(n.project_child.starts_with("team-") && n.project_child.ends_with("-project-project"));
+  BOOST_TEST((n.user_child.starts_with("alice-") && n.user_child.ends_with("-user-user")), n.user_child);
+  BOOST_TEST((n.project_child.starts_with("team-") && n.project_child.ends_with("-project-project")), n.project_child);
   BOOST_TEST(binding.get_string({"spec", "cloudCredentialsRef", "secretName"}) == "cp-admin-password-cloud");
   BOOST_TEST(binding.label(label).value_or("") == "ra");
   auto c = assignment_ready(p);

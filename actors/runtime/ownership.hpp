@@ -60,8 +60,8 @@ using update_filter = std::function<bool(const k8s::object& old, const k8s::obje
 struct reference_field {
   k8s::gvk gvk;                    // group and kind compared; any version
   std::vector<std::string> path;   // e.g. {"spec", "userRef", "name"}
-  std::vector<std::vector<std::string>> shared;
-  update_filter passes;
+  std::vector<std::vector<std::string>> shared = {};
+  update_filter passes = {};
 };
 
 // The string at `path` in `obj` ("" when absent or not a string).

@@ -1,15 +1,16 @@
 // The Keystone order hosts wired as the operator wires its kinds, against
-// the in-process emulator (deploy/crds, sim/crds), sim/world's External
-// Secrets and an in-test K-ORC stand-in (korc_standin.hpp) on their own
-// clients; the operator's requests are counted (operator_requests) and its
-// hosts can be probed (host_probe).
+// the in-process emulator (deploy/crds, sim/crds) and sim/world (External
+// Secrets, the simulated K-ORC with its in-memory Keystone, the ControlPlane's
+// admin credential) on their own clients; the operator's requests are
+// counted (operator_requests), its hosts can be probed (probe), and Keystone
+// is read through `keystone` (keystone_view.hpp).
 #pragma once
 
 #include "actors/c5c3/keystonecatalogentry/kind.hpp"
 #include "actors/c5c3/keystoneproject/kind.hpp"
 #include "actors/c5c3/keystoneroleassignment/kind.hpp"
 #include "actors/c5c3/keystoneuser/kind.hpp"
-#include "tests/keystone_actor/korc_standin.hpp"
+#include "tests/keystone_actor/keystone_view.hpp"
 #include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
 
 namespace c5c3::testing {
@@ -20,7 +21,7 @@ struct keystone_fixture {
   sim::apiserver server{emulator_options(dir)};
   std::shared_ptr<k8s::request_counters> operator_requests = std::make_shared<k8s::request_counters>();
   std::unique_ptr<world_runner> world;
-  std::unique_ptr<korc_standin> korc;
+  std::unique_ptr<keystone_view> keystone;
   runtime::metrics::registry reg;
   caf::actor_system sys{make_config()};
   caf::actor management, directory, control_planes, limiter, users, projects, assignments, catalog;
@@ -33,9 +34,14 @@ struct keystone_fixture {
     auto wc = conn->client;
     fast(wc);
     world = std::make_unique<world_runner>(wc);
+    world->configure = [](sim::world::world_options& wo) {
+      // Quicker than K-ORC's waits: the tests wait on them.
+      wo.korc.external_poll = 200ms;
+      wo.korc.delete_poll = 100ms;
+      wo.korc_max_backoff = 2s;
+    };
     world->start();
-    korc = std::make_unique<korc_standin>(server, world->client());
-    korc->start();
+    keystone = std::make_unique<keystone_view>(world->identity);
     for (const auto& ns : namespaces) create(ns);
     create(store);
     create(control_plane);
@@ -68,7 +74,6 @@ struct keystone_fixture {
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
       self->wait_for(a);
     }
-    korc->stop();
     world->stop();
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

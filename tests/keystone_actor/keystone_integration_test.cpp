@@ -1,7 +1,7 @@
 // The KeystoneUser and KeystoneProject order hosts wired as the operator
-// wires its kinds, against the in-process emulator (deploy/crds, sim/crds),
-// sim/world's External Secrets and an in-test K-ORC stand-in
-// (korc_standin.hpp) on their own clients: Ready with the delivered
+// wires its kinds, against the in-process emulator (deploy/crds, sim/crds)
+// and sim/world (External Secrets, the simulated K-ORC and its in-memory
+// Keystone) on their own clients (keystone_fixture.hpp): Ready with the delivered
 // clouds.yaml and password, zero requests once converged, a password
 // rotation, a deletion held by a KeystoneRoleAssignment naming the user and
 // released when it goes (the runner's referenced_by wakes the user), a
@@ -32,14 +32,14 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
   }
   BOOST_TEST_MESSAGE("operator requests from the order's creation until Ready: " << until_ready);
   auto order = get("keystoneusers.c5c3.io", "alice");
-  BOOST_TEST(order.get_string({"status", "userID"}) == "id-alice");
+  BOOST_TEST(order.get_string({"status", "userID"}) == keystone->id("users", "alice"));
   BOOST_TEST(k8s::get_int(order.json(), {"status", "passwordGeneration"}).value_or(0) == 1);
   const auto password = secret("alice-credentials", "password");
   BOOST_TEST(password.size() == 43u);
   const auto clouds = secret("alice-credentials", "clouds.yaml");
   BOOST_TEST(clouds.find("username: \"alice\"") != std::string::npos);
   BOOST_TEST(clouds.find("password: \"" + password + "\"") != std::string::npos);
-  BOOST_TEST(korc->holds("User", "alice"));
+  BOOST_TEST(keystone->user("alice"));
   BOOST_TEST(labelled("users.openstack.k-orc.cloud", user_label, "alice") == 1u);  // the probe is gone
   BOOST_TEST(reg.render().find(R"(sub_reconciler="KeystoneUserDelivery",condition_type="DeliveryReady",status="True",reason="Delivered")") !=
              std::string::npos);
@@ -59,7 +59,9 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
              k8s::get_int(get("keystoneusers.c5c3.io", "alice").json(), {"status", "passwordGeneration"}).value_or(0) == 2 &&
              secret("alice-credentials", "password") != password;
     }));
-    BOOST_TEST(korc->applied("alice").ends_with("password-v2"));
+    for (auto& u : server.list_objects("users.openstack.k-orc.cloud", "openstack"))
+      if (u.label(user_label).value_or("") == "alice")
+        BOOST_TEST(std::string(u.get_string({"status", "resource", "appliedPasswordRef"})).ends_with("password-v2"));
     BOOST_TEST(eventually([&] { return labelled("secrets", user_label, "alice") == 2u; }));  // v2 and the source
   }
 
@@ -77,20 +79,18 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
     BOOST_TEST(labelled("secrets", user_label, "alice") == 0u);
     BOOST_TEST(labelled("pushsecrets.external-secrets.io", user_label, "alice") == 0u);
     BOOST_TEST(!get("secrets", "alice-credentials"));
-    BOOST_TEST(eventually([&] { return !korc->holds("User", "alice"); }));
+    BOOST_TEST(eventually([&] { return !keystone->user("alice"); }));
   }
 }
 
 BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keystone_fixture) {
-  korc->add("Project", "taken");
-  korc->unreachable("flaky");
+  keystone->create("projects", R"({"project":{"name":"taken","domain_id":"default"}})");
   create(project_order("team"));
   create(project_order("taken"));
-  create(project_order("flaky"));
   BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "team"); }),
                      reason("keystoneprojects.c5c3.io", "team", "ProjectReady"));
   auto team = get("keystoneprojects.c5c3.io", "team");
-  BOOST_TEST(team.get_string({"status", "projectID"}) == "id-team");
+  BOOST_TEST(team.get_string({"status", "projectID"}) == keystone->id("projects", "team"));
   BOOST_TEST(team.get_string({"status", "projectName"}) == "team");
   BOOST_TEST(team.get_string({"status", "domainName"}) == "Default");
 
@@ -101,12 +101,27 @@ BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keys
   }
 
   BOOST_TEST_CONTEXT("a latched transport error is handed back to K-ORC") {
-    BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "flaky"); }),
+    // Keystone unreachable while K-ORC creates the project: the create gets
+    // no answer, which K-ORC latches as a terminal InvalidConfiguration.
+    keystone->identity().set_down(true);
+    create(project_order("flaky"));
+    auto latched = [&] {
+      for (auto& p : server.list_objects("projects.openstack.k-orc.cloud", "openstack"))
+        if (p.label(project_label).value_or("") == "flaky" && p.get_string({"spec", "managementPolicy"}) == "managed" &&
+            (c5c3::korc::transport_latched(p) || p.annotation(c5c3::korc::annotation_unlatched_at)))
+          return true;
+      return false;
+    };
+    BOOST_TEST_REQUIRE(eventually(latched));
+    keystone->identity().set_down(false);
+    // The first latch is cleared at once, a later one after the 30 s backoff.
+    BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "flaky"); }, 120),
                        reason("keystoneprojects.c5c3.io", "flaky", "ProjectReady"));
     bool stamped = false;
     for (auto& p : server.list_objects("projects.openstack.k-orc.cloud", "openstack"))
       if (p.label(project_label).value_or("") == "flaky" && p.annotation(c5c3::korc::annotation_unlatched_at)) stamped = true;
     BOOST_TEST(stamped);
+    BOOST_TEST(keystone->project("flaky"));
   }
 
   BOOST_TEST_CONTEXT("deletion sweeps the managed Project and the probe") {
@@ -116,8 +131,8 @@ BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keys
              !get("keystoneprojects.c5c3.io", "flaky");
     }));
     BOOST_TEST(server.list_objects("projects.openstack.k-orc.cloud", "openstack").empty());
-    BOOST_TEST(eventually([&] { return !korc->holds("Project", "team"); }));
-    BOOST_TEST(korc->holds("Project", "taken"));  // untouched
+    BOOST_TEST(eventually([&] { return !keystone->project("team") && !keystone->project("flaky"); }));
+    BOOST_TEST(keystone->project("taken"));  // untouched
   }
 }
 

@@ -1,6 +1,6 @@
 // KeystoneRoleAssignment and KeystoneCatalogEntry hosts with the user and
-// project hosts, against the emulator and the K-ORC stand-in
-// (keystone_fixture.hpp): an assignment made before its user and project is
+// project hosts, against the emulator and the simulated K-ORC with its
+// in-memory Keystone (keystone_fixture.hpp): an assignment made before its user and project is
 // woken by their changes (the reference watches, not the 10-minute refresh)
 // and binds them; a role off the allowlist writes nothing; the user's hold
 // while the assignment exists; the duplicate rule and the younger order taking
@@ -8,10 +8,15 @@
 // has its user and project; one user change waking exactly its own
 // assignments out of 100; a catalog entry refused without consent and
 // admitted by the ControlPlane's edit, its endpoints, a dropped row, a
-// collision and the teardown that keeps the Region.
+// collision and the teardown that keeps the Region; the order samples of
+// deploy/samples/orders (user, project, assignment, catalog entry) Ready.
 #include "actors/c5c3/keystonecatalogentry/spec.hpp"
 #include "actors/c5c3/keystoneroleassignment/spec.hpp"
+#include "k8s/yaml.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
+
+#include <cctype>
+#include <cstdlib>
 
 namespace c5c3::testing {
 namespace {
@@ -44,6 +49,10 @@ std::string catalog_order(const std::string& name, const std::string& service, b
          R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
          R"("serviceType":"dns","serviceName":")" + service + R"(","endpoints":)" + endpoints + "]}}";
 }
+
+const std::string consent_everywhere =
+    R"({"spec":{"namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"],)"
+    R"("allowCatalogEntries":true},{"namespace":"tenant-b","targetClusterRef":{"name":"edge-1"}}]}})";
 
 struct orders_fixture : keystone_fixture {
   bool ready_order(const std::string& resource, const std::string& name) { return ready(resource, name); }
@@ -84,10 +93,10 @@ BOOST_FIXTURE_TEST_CASE(an_assignment_binds_its_user_and_project_and_holds_the_u
                      reason(assignments_resource, "ra-1", "AssignmentReady")
                          << ": " << message(assignments_resource, "ra-1", "AssignmentReady"));
   auto ra = get(assignments_resource, "ra-1");
-  BOOST_TEST(ra.get_string({"status", "roleID"}) == "id-role-member");
-  BOOST_TEST(ra.get_string({"status", "userID"}) == "id-alice");
-  BOOST_TEST(ra.get_string({"status", "projectID"}) == "id-team");
-  BOOST_TEST(korc->holds("RoleAssignment", "member|alice|team"));
+  BOOST_TEST(ra.get_string({"status", "roleID"}) == keystone->id("roles", "member"));
+  BOOST_TEST(ra.get_string({"status", "userID"}) == keystone->id("users", "alice"));
+  BOOST_TEST(ra.get_string({"status", "projectID"}) == keystone->id("projects", "team"));
+  BOOST_TEST(keystone->assigned("member", "alice", "team"));
   BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-1") == 1u);
   BOOST_TEST(labelled("roles.openstack.k-orc.cloud", assignment_label, "ra-1") == 1u);
   BOOST_TEST(reg.render().find(R"(sub_reconciler="KeystoneRoleAssignmentProvision",condition_type="AssignmentReady",status="True",reason="RoleAssigned")") !=
@@ -107,7 +116,7 @@ BOOST_FIXTURE_TEST_CASE(an_assignment_binds_its_user_and_project_and_holds_the_u
                R"(ControlPlane openstack/cp admits roles ["member"] from namespace "tenant-a" on the management cluster (spec.namespaceAssignments); ["admin"] is not on that list)");
     BOOST_TEST(labelled("roles.openstack.k-orc.cloud", assignment_label, "ra-admin") == 0u);
     BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-admin") == 0u);
-    BOOST_TEST(!korc->holds("RoleAssignment", "admin|alice|team"));
+    BOOST_TEST(!keystone->assigned("admin", "alice", "team"));
     BOOST_TEST_REQUIRE(world->remove(assignment_gvk, "tenant-a", "ra-admin").ok());
     BOOST_TEST_REQUIRE(eventually([&] { return !get(assignments_resource, "ra-admin"); }));
   }
@@ -116,15 +125,16 @@ BOOST_FIXTURE_TEST_CASE(an_assignment_binds_its_user_and_project_and_holds_the_u
     BOOST_TEST_REQUIRE(world->remove(user_gvk, "tenant-a", "alice").ok());
     BOOST_TEST_REQUIRE(eventually([&] { return reason("keystoneusers.c5c3.io", "alice", "UserReady") == "ReferencedByRoleAssignments"; }));
     BOOST_TEST(message("keystoneusers.c5c3.io", "alice", "UserReady").find(R"(["ra-1"])") != std::string::npos);
-    BOOST_TEST(korc->holds("User", "alice"));
-    BOOST_TEST(korc->holds("RoleAssignment", "member|alice|team"));
+    BOOST_TEST(keystone->user("alice"));
+    BOOST_TEST(keystone->assigned("member", "alice", "team"));
     BOOST_TEST_REQUIRE(world->remove(assignment_gvk, "tenant-a", "ra-1").ok());
     BOOST_TEST_REQUIRE(eventually([&] { return !get(assignments_resource, "ra-1"); }));
     BOOST_TEST_REQUIRE(eventually([&] { return !get("keystoneusers.c5c3.io", "alice"); }));
-    BOOST_TEST(eventually([&] { return !korc->holds("RoleAssignment", "member|alice|team") && !korc->holds("User", "alice"); }));
+    BOOST_TEST(eventually([&] { return !keystone->user("alice"); }));
     BOOST_TEST_REQUIRE(world->remove(project_gvk, "tenant-a", "team").ok());
     BOOST_TEST_REQUIRE(eventually([&] { return !get("keystoneprojects.c5c3.io", "team"); }));
     BOOST_TEST(eventually([&] { return korc_objects() == 0u; }), korc_objects() << " K-ORC objects left");
+    BOOST_TEST(!keystone->project("team"));
   }
 }
 
@@ -148,7 +158,7 @@ BOOST_FIXTURE_TEST_CASE(duplicates_and_the_credential_hold, orders_fixture) {
       return reason(assignments_resource, "ra-old", "AssignmentReady") == "ReferencedByApplicationCredentials";
     }));
     BOOST_TEST(message(assignments_resource, "ra-old", "AssignmentReady").find(R"(["cred"])") != std::string::npos);
-    BOOST_TEST(korc->holds("RoleAssignment", "member|alice|team"));
+    BOOST_TEST(keystone->assigned("member", "alice", "team"));
     BOOST_TEST(reason(assignments_resource, "ra-young", "AssignmentReady") == "DuplicateRoleAssignment");
   }
 
@@ -158,17 +168,18 @@ BOOST_FIXTURE_TEST_CASE(duplicates_and_the_credential_hold, orders_fixture) {
     BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, "ra-young"); }),
                        reason(assignments_resource, "ra-young", "AssignmentReady"));
     BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-old") == 0u);
-    BOOST_TEST(eventually([&] { return korc->holds("RoleAssignment", "member|alice|team"); }));
+    BOOST_TEST(eventually([&] { return keystone->assigned("member", "alice", "team"); }));
     BOOST_TEST(probe(assignments).referenced_wakes > 0u);
   }
 }
 
-// 100 assignments of ten users who do not exist yet: creating one user
-// passes only the ten assignments naming it (the host's reference index).
+// 100 assignments of ten users who do not exist yet on ten projects (each
+// pair once, so none is a duplicate): creating one user passes only the ten
+// assignments naming it (the host's reference index).
 BOOST_FIXTURE_TEST_CASE(one_user_change_wakes_only_its_own_assignments, orders_fixture) {
-  create(project_order("team"));
+  for (int j = 0; j < 10; ++j) create(project_order("p-" + std::to_string(j)));
   for (int i = 0; i < 100; ++i)
-    create(assignment_order("ra-" + std::to_string(i), "u-" + std::to_string(i % 10), "team"));
+    create(assignment_order("ra-" + std::to_string(i), "u-" + std::to_string(i % 10), "p-" + std::to_string(i / 10)));
   BOOST_TEST_REQUIRE(eventually([&] {
     for (int i = 0; i < 100; ++i)
       if (reason(assignments_resource, "ra-" + std::to_string(i), "AssignmentReady") != "UserNotFound") return false;
@@ -204,9 +215,7 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
   BOOST_TEST(labelled("services.openstack.k-orc.cloud", catalog_label, "dns") == 0u);
 
   // The ControlPlane's edit brings the order back (its fan-out).
-  auto r = world->merge_patch(control_plane_gvk, "openstack", "cp",
-                              R"({"spec":{"namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"],)"
-                              R"("allowCatalogEntries":true},{"namespace":"tenant-b","targetClusterRef":{"name":"edge-1"}}]}})");
+  auto r = world->merge_patch(control_plane_gvk, "openstack", "cp", consent_everywhere);
   BOOST_TEST_REQUIRE(r.ok());
   BOOST_TEST_REQUIRE(eventually([&] { return ready(catalog_resource, "dns"); }),
                      reason(catalog_resource, "dns", "CatalogReady") << ": " << message(catalog_resource, "dns", "CatalogReady"));
@@ -217,9 +226,10 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
   BOOST_REQUIRE(status.endpoints.size() == 2u);
   BOOST_TEST(status.endpoints[0].interface == "public");
   BOOST_TEST(status.endpoints[1].interface == "internal");
-  BOOST_TEST(korc->holds("Service", "designate|dns"));
-  BOOST_TEST((korc->contents("Endpoint") == std::set<std::string>{"designate|internal|http://designate.openstack.svc:9001/v2",
-                                                                  "designate|public|https://dns.example.test/v2"}));
+  BOOST_TEST(keystone->service("designate", "dns"));
+  BOOST_TEST(status.service_id == keystone->id("services", "designate"));
+  BOOST_TEST((keystone->endpoints("designate") == std::set<std::string>{"internal|http://designate.openstack.svc:9001/v2",
+                                                                       "public|https://dns.example.test/v2"}));
 
   BOOST_TEST_CONTEXT("a dropped row removes exactly that Endpoint") {
     BOOST_TEST_REQUIRE(world->merge_patch(catalog_gvk, "tenant-a", "dns",
@@ -231,12 +241,12 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
     }));
     BOOST_TEST(labelled("endpoints.openstack.k-orc.cloud", catalog_label, "dns") == 1u);
     BOOST_TEST(eventually([&] {
-      return korc->contents("Endpoint") == std::set<std::string>{"designate|public|https://dns.example.test/v2"};
+      return keystone->endpoints("designate") == std::set<std::string>{"public|https://dns.example.test/v2"};
     }));
   }
 
   BOOST_TEST_CONTEXT("a service Keystone already holds is a collision") {
-    korc->add("Service", "taken|dns");
+    keystone->create("services", R"({"service":{"name":"taken","type":"dns"}})");
     create(catalog_order("taken", "taken", false));
     BOOST_TEST_REQUIRE(eventually([&] { return reason(catalog_resource, "taken", "CatalogReady") == "ServiceCollision"; }));
     for (auto& s : server.list_objects("services.openstack.k-orc.cloud", "openstack"))
@@ -248,10 +258,35 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
     BOOST_TEST_REQUIRE(eventually([&] { return !get(catalog_resource, "dns") && !get(catalog_resource, "taken"); }));
     for (auto kind : {"services", "endpoints", "regions"})
       BOOST_TEST(server.list_objects(std::string(kind) + ".openstack.k-orc.cloud", "openstack").empty());
-    BOOST_TEST(eventually([&] { return !korc->holds("Service", "designate|dns") && korc->contents("Endpoint").empty(); }));
-    BOOST_TEST(korc->holds("Region", "RegionOne"));
-    BOOST_TEST(korc->holds("Service", "taken|dns"));  // untouched
+    BOOST_TEST(eventually([&] { return !keystone->service("designate", "dns"); }));
+    BOOST_TEST(keystone->endpoints("designate").empty());
+    BOOST_TEST(keystone->region("RegionOne"));
+    BOOST_TEST(keystone->service("taken", "dns"));  // untouched
   }
+}
+
+BOOST_FIXTURE_TEST_CASE(the_order_samples_reach_ready, orders_fixture) {
+  BOOST_TEST_REQUIRE(world->merge_patch(control_plane_gvk, "openstack", "cp", consent_everywhere).ok());
+  const std::string dir = std::string(std::getenv("C5C3_SOURCE_DIR")) + "/deploy/samples/orders/";
+  std::vector<std::pair<std::string, std::string>> orders;  // resource, name
+  for (auto file : {"10-keystoneuser.yaml", "20-keystoneproject.yaml", "30-keystoneroleassignment.yaml",
+                    "40-keystonecatalogentry.yaml"}) {
+    std::string error;
+    auto docs = k8s::read_yaml_file(dir + file, &error);
+    BOOST_TEST_REQUIRE(docs.has_value(), file << ": " << error);
+    for (auto& d : *docs) {
+      k8s::object o(std::move(d));
+      std::string plural = std::string(o.kind()) + "s";
+      for (auto& c : plural) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (plural == "keystonecatalogentrys") plural = "keystonecatalogentries";
+      orders.emplace_back(plural + ".c5c3.io", std::string(o.name()));
+      auto r = world->create(o);
+      BOOST_TEST_REQUIRE(r.ok(), file << ": " << (r.ok() ? "" : r.error().describe()));
+    }
+  }
+  for (const auto& [resource, name] : orders)
+    BOOST_TEST(eventually([&] { return ready(resource, name); }, 120),
+               resource << " " << name << ": " << get(resource, name).to_json());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -188,7 +188,7 @@ std::string operator_usage(std::string_view program) {
          "  --namespace NS                    the operator's own namespace\n"
          "  --metrics-bind-address ADDR       metrics endpoint (default :8080, 0 disables)\n"
          "  --health-probe-bind-address ADDR  health probes (default :8081, 0 disables)\n"
-         "  --max-concurrent-reconciles N     concurrent passes (default 1)\n"
+         "  --max-concurrent-reconciles N     concurrent passes per kind and cluster (default 2)\n"
          "  -v N                              log verbosity 0..10\n"
          "  --log-level LEVEL                 debug, info, warn or error (default info)\n"
          "  --embedded                        run the API server emulator, the simulated world and the\n"

@@ -52,15 +52,15 @@ bool has_duplicate_names(const json_value& obj) {
 // last is kept (RapidJSON keeps them all and FindMember finds the first), and
 // a number a double cannot hold is an error (RapidJSON reads it as infinity,
 // which its writer then cannot write). False for such a number.
-bool normalize(json_value& v) {
+bool normalize(json_value& v, duplicate_keys duplicates) {
   if (v.IsDouble()) return std::isfinite(v.GetDouble());
   if (v.IsArray()) {
     for (auto& item : v.GetArray())
-      if (!normalize(item)) return false;
+      if (!normalize(item, duplicates)) return false;
     return true;
   }
   if (!v.IsObject()) return true;
-  if (v.MemberCount() > 1 && has_duplicate_names(v)) {
+  if (duplicates == duplicate_keys::last_wins && v.MemberCount() > 1 && has_duplicate_names(v)) {
     std::map<std::string, rapidjson::SizeType> last;
     rapidjson::SizeType i = 0;
     for (const auto& m : v.GetObject()) last[std::string(as_string_view(m.name))] = i++;
@@ -74,13 +74,13 @@ bool normalize(json_value& v) {
       if (drop[j]) v.EraseMember(v.MemberBegin() + j);
   }
   for (auto& m : v.GetObject())
-    if (!normalize(m.value)) return false;
+    if (!normalize(m.value, duplicates)) return false;
   return true;
 }
 
 }  // namespace
 
-std::optional<json_document> parse_json(std::string_view text, std::string* error) {
+std::optional<json_document> parse_json(std::string_view text, std::string* error, duplicate_keys duplicates) {
   if (nesting_depth(text, max_json_depth) > max_json_depth) {
     if (error) *error = fmt::format("invalid JSON: nested deeper than {} levels", max_json_depth);
     return std::nullopt;
@@ -96,7 +96,7 @@ std::optional<json_document> parse_json(std::string_view text, std::string* erro
                            rapidjson::GetParseError_En(doc.GetParseError()));
     return std::nullopt;
   }
-  if (!normalize(doc)) {
+  if (!normalize(doc, duplicates)) {
     if (error) *error = "invalid JSON: a number is out of the range of a double";
     return std::nullopt;
   }

@@ -21,10 +21,17 @@ using json_allocator = rapidjson::Document::AllocatorType;
 // no Kubernetes object comes near it.
 inline constexpr std::size_t max_json_depth = 1000;
 
+// What parse_json makes of an object's duplicate keys.
+enum class duplicate_keys {
+  last_wins,  // Go's encoding/json: the last is kept
+  keep,       // all kept, in document order (a server that must report them: fieldValidation)
+};
+
 // Parses `text`; on failure returns nullopt and, when `error` is given, a
 // message naming the offset and what was wrong. Of duplicate object keys the
-// last wins, as with Go's encoding/json.
-std::optional<json_document> parse_json(std::string_view text, std::string* error = nullptr);
+// last wins, as with Go's encoding/json, unless `duplicates` says keep.
+std::optional<json_document> parse_json(std::string_view text, std::string* error = nullptr,
+                                        duplicate_keys duplicates = duplicate_keys::last_wins);
 
 // Compact JSON text of `v`.
 std::string to_json(const json_value& v);

@@ -12,10 +12,17 @@
 //                           the subscriber also hears cluster_disengaged
 //   registry -> directory : cluster_engaged / cluster_disengaged
 //   main     -> directory : synced_atom -> bool  (every subscription it made
-//                           is answered and has delivered its initial list on
-//                           every engaged cluster: /readyz). A cluster actor
-//                           answers synced_atom too: false before its first
+//                           on the management cluster is answered and has
+//                           delivered its initial list: /readyz. Target
+//                           clusters do not count: a dead one must not make
+//                           the operator unready). A cluster actor answers
+//                           synced_atom too: false before its first
 //                           subscription and while a kind's lookup is retried.
+//   anyone   -> directory : health_atom -> std::vector<cluster_health>, the
+//                           management cluster first, then every engaged
+//                           target; (health_atom, cluster) -> cluster_health
+//                           (an api_errc::not_found error while not engaged).
+//                           A cluster actor answers health_atom with its own.
 #pragma once
 
 #include "protocol/subscription.hpp"
@@ -30,6 +37,7 @@ namespace c5c3::protocol {
 
 using lookup_cluster_atom = caf::atom_constant<caf::atom("lookup_cl")>;
 using synced_atom = caf::atom_constant<caf::atom("synced")>;
+using health_atom = caf::atom_constant<caf::atom("health")>;
 
 enum class watch_scope : std::uint8_t {
   management,     // the management cluster only
@@ -44,6 +52,20 @@ struct watch_request {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, watch_request& x) {
   return f(caf::meta::type_name("c5c3::protocol::watch_request"), x.subscription, x.scope);
+}
+
+// How one cluster fares, for metrics, logs and the orders living on it.
+struct cluster_health {
+  std::string cluster;     // "" = management
+  bool synced = false;     // as its synced_atom answers
+  bool known = false;      // some request to its API server has ended
+  bool reachable = false;  // the last one that ended got an HTTP answer
+  std::string error;       // the last error it met (one line, no secrets), "" when none
+};
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, cluster_health& x) {
+  return f(caf::meta::type_name("c5c3::protocol::cluster_health"), x.cluster, x.synced, x.known, x.reachable,
+           x.error);
 }
 
 }  // namespace c5c3::protocol

@@ -4,8 +4,9 @@
 //                                whether it should wake), wake_atom, retire_atom
 //   anyone      -> order host  : wake_order (e.g. a ControlPlane fan-out)
 //   order actor -> itself      : timer_fired (named timers), pass_deadline
-//   order actor -> limiter     : acquire_atom (answered grant_atom when a token
-//                                is free), release_atom
+//   order actor -> limiter     : acquire_atom [, std::string cluster] (answered
+//                                grant_atom when a token of that cluster's pool
+//                                is free), release_atom [, cluster]
 //   main        -> host/limiter: stop_atom (answered ok_atom once drained)
 //   tests       -> any of them : probe_atom (answered with a *_probe snapshot)
 #pragma once
@@ -141,17 +142,18 @@ typename Inspector::result_type inspect(Inspector& f, order_probe& x) {
 }
 
 struct limiter_probe {
-  std::uint32_t max = 0;
+  std::uint32_t max = 0;      // tokens per cluster pool
   std::uint32_t in_use = 0;
   std::uint32_t waiting = 0;
-  std::uint32_t peak = 0;  // the highest in_use ever seen
+  std::uint32_t peak = 0;  // the highest in_use any one pool ever reached
   bool stopping = false;
+  std::uint32_t pools = 0;  // clusters with a token held or a waiter
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, limiter_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::limiter_probe"), x.max, x.in_use, x.waiting,
-           x.peak, x.stopping);
+           x.peak, x.stopping, x.pools);
 }
 
 struct host_probe {

@@ -30,6 +30,7 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<cluster_disengaged>("c5c3::protocol::cluster_disengaged");
   // clusters.hpp
   cfg.add_message_type<watch_request>("c5c3::protocol::watch_request");
+  cfg.add_message_type<cluster_health>("c5c3::protocol::cluster_health");
   // control_plane.hpp
   cfg.add_message_type<control_plane_ref>("c5c3::protocol::control_plane_ref");
   cfg.add_message_type<admission_request>("c5c3::protocol::admission_request");

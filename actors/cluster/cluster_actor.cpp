@@ -3,6 +3,8 @@
 #include "actors/cluster/crd.hpp"
 #include "actors/cluster/informer_cache.hpp"
 #include "actors/cluster/messages.hpp"
+#include "actors/cluster/reachability.hpp"
+#include "actors/runtime/order_log.hpp"
 #include "k8s/client/informer.hpp"
 #include "k8s/log.hpp"
 #include "protocol/api_error.hpp"
@@ -36,13 +38,14 @@ struct op_done {
   k8s::api_error err;
 };
 
-enum class inf_kind : std::uint8_t { added, modified, deleted, synced };
+enum class inf_kind : std::uint8_t { added, modified, deleted, synced, error };
 
 struct inf_event {
   std::uint64_t informer = 0;
   inf_kind kind = inf_kind::added;
   k8s::object obj;
   k8s::object old;
+  std::string error;  // inf_kind::error: what the list or watch met
 };
 
 }  // namespace
@@ -187,6 +190,10 @@ bool transient(const k8s::api_error& e) { return e.transport() || e.server_error
 
 struct cluster_state {
   std::string name;
+  std::shared_ptr<reachability_observer> reach;  // in front of the client's observer
+  std::string last_error;                        // the last failure met, for health_atom
+  k8s::log::logger log;                          // with "cluster"
+  runtime::change_memory logged;                 // informer and lookup errors, once per change
   std::set<caf::actor_addr> monitored;  // subscribers whose death drops their subscriptions
   std::unique_ptr<io_engine> engine;
   weak_self self_ref;
@@ -196,6 +203,7 @@ struct cluster_state {
   std::map<informer_key, std::uint64_t> by_key;
   std::map<std::uint64_t, subscription> subs;
   std::uint64_t crd_informer = 0;
+  bool stopping = false;  // told to exit: pending requests are failed, nothing retried or logged
 
   ~cluster_state() {
     for (auto& [id, e] : informers) {
@@ -214,20 +222,17 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   auto iid = st.next_id++;
   auto w = st.self_ref;
   k8s::informer_handlers h;
-  h.on_add = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::added, o, {}}); };
+  h.on_add = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::added, o, {}, {}}); };
   h.on_update = [w, iid](const k8s::object& old, const k8s::object& o) {
-    send_to(w, inf_event{iid, inf_kind::modified, o, old});
+    send_to(w, inf_event{iid, inf_kind::modified, o, old, {}});
   };
-  h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}}); };
-  h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}}); };
-  // A failed list or watch is retried by the informer; say so (client-go's
-  // reflector: "Failed to watch"), or a 403 or a broken answer stays silent.
-  h.on_error = [log = k8s::log::root().named("reflector").with(
-                    {{"cluster", st.name.empty() ? std::string("management") : st.name},
-                     {"kind", key.gvk.kind},
-                     {"namespace", key.namespace_}})](const k8s::api_error& e) {
-    if (e.gone()) return;  // an expired resourceVersion is routine: the informer lists again
-    log.error("Failed to watch", e.describe());
+  h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}, {}}); };
+  h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}, {}}); };
+  // A failed list or watch is retried by the informer; the worker says so once
+  // per change. An expired resourceVersion is routine: the informer lists again.
+  h.on_error = [w, iid](const k8s::api_error& e) {
+    if (e.gone()) return;
+    send_to(w, inf_event{iid, inf_kind::error, {}, {}, e.describe()});
   };
   k8s::informer_options opts;
   opts.namespace_ = key.namespace_;
@@ -322,7 +327,15 @@ void on_informer_event(self_ptr self, inf_event& ev) {
   auto it = st.informers.find(ev.informer);
   if (it == st.informers.end()) return;  // stopped meanwhile
   auto& e = it->second;
+  auto topic = "informer " + e.key.gvk.kind + " " + e.key.namespace_ + " " + e.key.label_selector;
+  k8s::log::fields where{{"kind", e.key.gvk.kind}, {"namespace", e.key.namespace_}, {"selector", e.key.label_selector}};
+  if (ev.kind == inf_kind::error) {
+    st.last_error = ev.error;
+    runtime::log_once(st.logged, st.log, k8s::log::level::warn, topic, "Failed to watch", ev.error, where);
+    return;
+  }
   if (ev.kind == inf_kind::synced) {
+    runtime::log_recovered(st.logged, st.log, topic, "Informer synced again", where);
     e.synced = true;
     for (auto sid : e.subs) {
       auto& sub = st.subs.at(sid);
@@ -371,8 +384,9 @@ const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gv
 
 std::uint64_t expect(self_ptr self, caf::response_promise rp, bool list = false) {
   auto id = self->state.next_id++;
-  self->state.pending.emplace(id, [rp, list](op_done& d) mutable {
+  self->state.pending.emplace(id, [self, rp, list](op_done& d) mutable {
     if (!d.ok) {
+      if (d.err.transport()) self->state.last_error = d.err.describe();
       rp.deliver(to_error(d.err));
     } else if (list) {
       rp.deliver(std::move(d.list));
@@ -402,7 +416,12 @@ void resolve(self_ptr self, std::uint64_t sid, std::uint32_t attempt, std::optio
       return;
     }
     const auto req = it->second.req;
+    if (s.stopping) {
+      deliver(to_error(d.err));
+      return;
+    }
     if (d.ok) {
+      runtime::log_recovered(s.logged, s.log, "resolve " + req.gvk.kind, "Kind looked up", {{"kind", req.gvk.kind}});
       if (req.optional) ensure_crd_watch(self);
       it->second.resolved = true;
       attach(self, sid);
@@ -412,6 +431,9 @@ void resolve(self_ptr self, std::uint64_t sid, std::uint32_t attempt, std::optio
       it->second.resolved = true;
       self->send(req.subscriber, protocol::kind_availability{s.name, req.gvk, false});
     } else if (transient(d.err)) {
+      s.last_error = d.err.describe();
+      runtime::log_once(s.logged, s.log, k8s::log::level::warn, "resolve " + req.gvk.kind,
+                        "Cannot look the kind up; retrying", s.last_error, {{"kind", req.gvk.kind}});
       self->delayed_send(self, resolve_delay(attempt), resolve_atom::value, sid, attempt + 1);
     } else {
       s.subs.erase(it);
@@ -437,9 +459,26 @@ void drop_subscriber(self_ptr self, const caf::actor_addr& who) {
   }
 }
 
+// Something subscribed (actors start asynchronously: an actor with no
+// subscription yet has not been told what to watch), every subscription
+// resolved, and each attached one has its initial list.
+bool all_synced(const cluster_state& st) {
+  if (st.subs.empty()) return false;
+  for (const auto& [sid, sub] : st.subs) {
+    if (!sub.resolved) return false;
+    if (sub.informer == 0) continue;
+    auto it = st.informers.find(sub.informer);
+    if (it == st.informers.end() || !it->second.synced) return false;
+  }
+  return true;
+}
+
 caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
   auto& st = self->state;
   st.name = opts.name;
+  st.log = opts.log.with({{"cluster", opts.name}});
+  st.reach = std::make_shared<reachability_observer>(opts.client.observer);
+  opts.client.observer = st.reach;
   st.self_ref = weak_self{self->ctrl()};
   st.engine = std::make_unique<io_engine>();
   auto created = k8s::client::create(st.engine->io, std::move(opts.client));
@@ -457,6 +496,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
   // requests in flight are answered with a transport error rather than left
   // to their timeouts.
   self->set_exit_handler([self](caf::exit_msg& em) {
+    self->state.stopping = true;
     auto pending = std::move(self->state.pending);
     self->state.pending.clear();
     for (auto& [id, fn] : pending) {
@@ -567,18 +607,14 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       [=](resolve_atom, std::uint64_t sid, std::uint32_t attempt) {
         if (self->state.subs.count(sid) != 0) resolve(self, sid, attempt, std::nullopt);
       },
-      [=](protocol::synced_atom) {
-        // Something subscribed (actors start asynchronously: an actor with no
-        // subscription yet has not been told what to watch), every
-        // subscription resolved, and each attached one has its initial list.
-        if (self->state.subs.empty()) return false;
-        for (const auto& [sid, sub] : self->state.subs) {
-          if (!sub.resolved) return false;
-          if (sub.informer == 0) continue;
-          auto it = self->state.informers.find(sub.informer);
-          if (it == self->state.informers.end() || !it->second.synced) return false;
-        }
-        return true;
+      [=](protocol::synced_atom) { return all_synced(self->state); },
+      [=](protocol::health_atom) {
+        auto& s = self->state;
+        bool reachable = s.reach->reachable();
+        // Unreachable: what its requests meet; else the last error seen
+        // (a refusal, an informer that cannot list).
+        auto error = !reachable && s.reach->known() ? s.reach->last_failure() : s.last_error;
+        return protocol::cluster_health{s.name, all_synced(s), s.reach->known(), reachable, std::move(error)};
       },
       [=](protocol::unsubscribe_request& r) {
         auto& s = self->state;
@@ -601,6 +637,13 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
 }
 
 }  // namespace
+
+std::optional<std::string> client_problem(const k8s::client_config& c) {
+  boost::asio::io_context io;
+  auto made = k8s::client::create(io, c);
+  if (made.ok()) return std::nullopt;
+  return made.error();
+}
 
 caf::actor spawn_cluster(caf::actor_system& sys, cluster_options opts) {
   return sys.spawn(cluster_actor, std::move(opts));

@@ -20,20 +20,54 @@ struct directory_state {
   caf::actor management;
   std::map<std::string, caf::actor> targets;  // engaged target clusters by name
   std::vector<protocol::watch_request> watches;
-  std::size_t subscribing = 0;  // subscribe requests not answered yet
+  std::size_t subscribing = 0;  // subscribe requests to the management cluster not answered yet
   static inline const char* name = "c5c3.cluster_directory";
 };
 
 using self_ptr = caf::stateful_actor<directory_state>*;
 
+void answered(self_ptr self, bool management) {
+  if (management) --self->state.subscribing;
+}
+
 void subscribe_on(self_ptr self, const caf::actor& cluster, const protocol::subscribe_request& r) {
   // The subscription lives as long as the cluster actor. A refusal (a
   // required kind not served) leaves the subscriber running; synced_atom
-  // answers false while any subscribe request is unanswered.
-  ++self->state.subscribing;
+  // answers false while a subscribe request to the management cluster is
+  // unanswered (a target's do not count: one that never answers must not
+  // make the operator unready).
+  bool management = cluster == self->state.management;
+  if (management) ++self->state.subscribing;
   self->request(cluster, caf::infinite, r)
-      .then([self](const protocol::subscription_id&) { --self->state.subscribing; },
-            [self](const caf::error&) { --self->state.subscribing; });
+      .then([self, management](const protocol::subscription_id&) { answered(self, management); },
+            [self, management](const caf::error&) { answered(self, management); });
+}
+
+protocol::cluster_health no_answer(const std::string& cluster, const caf::error& e) {
+  protocol::cluster_health h;
+  h.cluster = cluster;
+  h.known = true;
+  h.error = "its cluster actor did not answer: " + protocol::describe(e);
+  return h;
+}
+
+// Every cluster's health, the management cluster first.
+void answer_health(self_ptr self, caf::response_promise rp) {
+  auto& st = self->state;
+  std::vector<std::pair<std::string, caf::actor>> all{{"", st.management}};
+  for (const auto& [name, handle] : st.targets) all.emplace_back(name, handle);
+  auto out = std::make_shared<std::vector<protocol::cluster_health>>(all.size());
+  auto left = std::make_shared<std::size_t>(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    auto done = [=](protocol::cluster_health h) mutable {
+      (*out)[i] = std::move(h);
+      if (--*left == 0) rp.deliver(std::move(*out));
+    };
+    auto name = all[i].first;
+    self->request(all[i].second, std::chrono::seconds(5), protocol::health_atom::value)
+        .then([=](protocol::cluster_health h) mutable { done(std::move(h)); },
+              [=](const caf::error& e) mutable { done(no_answer(name, e)); });
+  }
 }
 
 caf::behavior directory_actor(self_ptr self, caf::actor management) {
@@ -88,26 +122,35 @@ caf::behavior directory_actor(self_ptr self, caf::actor management) {
           if (w.scope == protocol::watch_scope::every_cluster) self->send(w.subscription.subscriber, d);
       },
       [=](protocol::synced_atom) -> caf::result<bool> {
-        // Synced when the management cluster and every engaged target are.
+        // Synced when the management cluster is: /readyz follows it alone
+        // (health_atom tells how the targets fare).
         auto& st = self->state;
         if (st.subscribing > 0) return caf::result<bool>(false);
-        std::vector<caf::actor> all{st.management};
-        for (const auto& [name, handle] : st.targets) all.push_back(handle);
         auto rp = self->make_response_promise<bool>();
-        auto left = std::make_shared<std::size_t>(all.size());
-        auto ok = std::make_shared<bool>(true);
-        for (const auto& c : all) {
-          self->request(c, std::chrono::seconds(5), protocol::synced_atom::value)
-              .then(
-                  [=](bool synced) mutable {
-                    *ok = *ok && synced;
-                    if (--*left == 0) rp.deliver(*ok);
-                  },
-                  [=](const caf::error&) mutable {
-                    *ok = false;
-                    if (--*left == 0) rp.deliver(false);
-                  });
+        self->request(st.management, std::chrono::seconds(5), protocol::synced_atom::value)
+            .then([=](bool synced) mutable { rp.deliver(synced); },
+                  [=](const caf::error&) mutable { rp.deliver(false); });
+        return rp;
+      },
+      [=](protocol::health_atom) {
+        auto rp = self->make_response_promise<std::vector<protocol::cluster_health>>();
+        answer_health(self, rp);
+        return rp;
+      },
+      [=](protocol::health_atom, const std::string& cluster) -> caf::result<protocol::cluster_health> {
+        auto& st = self->state;
+        caf::actor handle = st.management;
+        if (!cluster.empty()) {
+          auto it = st.targets.find(cluster);
+          if (it == st.targets.end())
+            return protocol::make_error(protocol::api_errc::not_found,
+                                        "target cluster \"" + cluster + "\" is not engaged");
+          handle = it->second;
         }
+        auto rp = self->make_response_promise<protocol::cluster_health>();
+        self->request(handle, std::chrono::seconds(5), protocol::health_atom::value)
+            .then([=](protocol::cluster_health h) mutable { rp.deliver(std::move(h)); },
+                  [=](const caf::error& e) mutable { rp.deliver(no_answer(cluster, e)); });
         return rp;
       },
   };

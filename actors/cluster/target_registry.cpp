@@ -1,6 +1,7 @@
 #include "actors/cluster/target_registry.hpp"
 
 #include "actors/cluster/cluster_actor.hpp"
+#include "actors/runtime/order_log.hpp"
 #include "config/base64.hpp"
 #include "config/connection.hpp"
 #include "protocol/subscription.hpp"
@@ -8,6 +9,7 @@
 #include <caf/all.hpp>
 
 #include <map>
+#include <optional>
 
 namespace c5c3::cluster {
 
@@ -44,6 +46,7 @@ struct engaged {
 struct registry_state {
   registry_options opts;
   std::map<std::string, engaged> by_secret;  // Secret name -> its cluster
+  runtime::change_memory rejected;           // Secret name -> why its kubeconfig is refused
   static inline const char* name = "c5c3.target_registry";
 
   ~registry_state() {
@@ -59,6 +62,7 @@ void disengage(self_ptr self, const std::string& secret) {
   if (it == st.by_secret.end()) return;
   self->send_exit(it->second.handle, caf::exit_reason::user_shutdown);
   for (const auto& l : st.opts.listeners) self->send(l, protocol::cluster_disengaged{it->second.cluster});
+  st.opts.log.info("Target cluster disengaged", {{"cluster", it->second.cluster}, {"secret", secret}});
   st.by_secret.erase(it);
 }
 
@@ -66,14 +70,27 @@ void on_secret(self_ptr self, const k8s::object& secret, bool gone) {
   auto& st = self->state;
   std::string name(secret.name());
   if (gone) {
+    st.rejected.forget(name);
     disengage(self, name);
     return;
   }
   auto parsed = parse_target_secret(secret);
-  if (!parsed.ok()) {
+  // A kubeconfig no client can be made from (CA data that is not a
+  // certificate, a bad server URL) is refused here too: its cluster actor
+  // would only quit.
+  std::optional<std::string> problem;
+  if (!parsed.ok())
+    problem = parsed.error();
+  else if (auto why = client_problem(parsed->client))
+    problem = "Secret " + secret.key().to_string() + ": kubeconfig: " + *why;
+  if (problem) {
+    runtime::log_once(st.rejected, st.opts.log, k8s::log::level::warn, name, "Target kubeconfig rejected",
+                      *problem, {{"secret", secret.key().to_string()}});
     disengage(self, name);
     return;
   }
+  runtime::log_recovered(st.rejected, st.opts.log, name, "Target kubeconfig accepted",
+                         {{"secret", secret.key().to_string()}});
   auto it = st.by_secret.find(name);
   if (it != st.by_secret.end() && it->second.cluster == parsed->cluster &&
       it->second.kubeconfig == parsed->kubeconfig) {
@@ -84,6 +101,7 @@ void on_secret(self_ptr self, const k8s::object& secret, bool gone) {
   if (st.opts.tune) st.opts.tune(cfg);
   auto handle = spawn_cluster(self->system(), {parsed->cluster, std::move(cfg)});
   st.by_secret[name] = engaged{parsed->cluster, parsed->kubeconfig, handle};
+  st.opts.log.info("Target cluster engaged", {{"cluster", parsed->cluster}, {"secret", secret.key().to_string()}});
   for (const auto& l : st.opts.listeners) self->send(l, protocol::cluster_engaged{parsed->cluster, handle});
 }
 

@@ -8,6 +8,7 @@
 
 #include "config/kubeconfig.hpp"
 #include "k8s/client/client.hpp"
+#include "k8s/log.hpp"
 #include "k8s/object.hpp"
 
 #include <caf/actor.hpp>
@@ -39,6 +40,9 @@ struct registry_options {
   std::vector<caf::actor> listeners;
   // Applied to each target's client config before its actor starts (tests: fast retries).
   std::function<void(k8s::client_config&)> tune;
+  // "Target kubeconfig rejected" (warn, once per change, with "secret"),
+  // "Target cluster engaged" / "Target cluster disengaged" (info).
+  k8s::log::logger log = k8s::log::root().named("targets");
 };
 
 caf::actor spawn_target_registry(caf::actor_system& sys, registry_options opts);

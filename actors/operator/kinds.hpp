@@ -1,7 +1,8 @@
 // How an order kind plugs into the binary: main() creates its controller's
 // metrics (with controller_runtime_max_concurrent_reconciles set), hands it
-// the shared limiter, and asks it to spawn its order host; at shutdown each
-// host gets protocol::stop_atom after the limiter has drained.
+// its own limiter (--max-concurrent-reconciles tokens per cluster), and asks
+// it to spawn its order host; at shutdown each host gets protocol::stop_atom
+// after the limiters have drained.
 #pragma once
 
 #include "actors/runtime/controller_metrics.hpp"
@@ -22,7 +23,7 @@ namespace c5c3::operator_ {
 struct kind_context {
   caf::actor_system& sys;
   const config::operator_options& options;
-  caf::actor limiter;  // shared by every kind
+  caf::actor limiter;  // the kind's own: a token pool per cluster
   std::uint32_t max_concurrent_reconciles;
   std::shared_ptr<runtime::controller_metrics> metrics;
   k8s::log::logger log;  // named "controller", with "controller": <name>

@@ -76,14 +76,6 @@ class rest_observer : public k8s::client_observer {
   runtime::rest_client_metrics metrics_;
 };
 
-// Why a client cannot be made from `c`, if it cannot (the error names no secret).
-std::optional<std::string> client_problem(const k8s::client_config& c) {
-  boost::asio::io_context io;
-  auto made = k8s::client::create(io, c);
-  if (made.ok()) return std::nullopt;
-  return made.error();
-}
-
 // GET /debug/orders/<controller>/<namespace>/<name>[?cluster=]: the order
 // actor's probe rendered by explain.hpp.
 k8s::http_response debug_response(caf::actor_system& sys, const std::map<std::string, caf::actor>& hosts,
@@ -149,7 +141,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
   // data that is not usable) would leave the management cluster actor dead
   // and the operator unready for good: say so and exit 1, as for an unusable
   // kubeconfig.
-  if (auto why = client_problem(conn.value().client)) {
+  if (auto why = cluster::client_problem(conn.value().client)) {
     setup.error("unable to create the API client", *why);
     if (embedded) embedded->stop();
     return 1;
@@ -165,7 +157,6 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     protocol::register_types(cfg);
     caf::actor_system sys{cfg};
     auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
-    auto limiter = runtime::spawn_limiter(sys, max);
 
     // The management cluster, the target clusters of labelled kubeconfig
     // Secrets in the operator's namespace, the directory that keeps every
@@ -180,18 +171,26 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     ro.namespace_ = opts.namespace_.empty() ? conn.value().namespace_ : opts.namespace_;
     ro.listeners = {directory};
     ro.tune = [observer](k8s::client_config& c) { c.observer = observer; };
+    ro.log = root.named("targets");
     auto targets = cluster::spawn_target_registry(sys, std::move(ro));
     auto control_planes = ::c5c3::c5c3::controlplane::spawn_control_plane_directory(sys, management);
     auto synced = std::make_shared<std::atomic<bool>>(false);
-    auto poller = spawn_sync_poller(sys, directory, synced);
+    poller_options po;
+    po.log = root.named("clusters");
+    po.registry = &reg;
+    auto poller = spawn_sync_poller(sys, directory, synced, std::move(po));
     ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
 
     std::vector<caf::actor> hosts;
     std::map<std::string, caf::actor> hosts_by_controller;
+    // One limiter per kind (controller-runtime's MaxConcurrentReconciles is
+    // per controller), each with a token pool per cluster.
+    std::vector<caf::actor> limiters;
     for (auto& kind : operator_kinds()) {
+      limiters.push_back(runtime::spawn_limiter(sys, max));
       kind_context ctx{sys,
                        opts,
-                       limiter,
+                       limiters.back(),
                        max,
                        make_controller_metrics(reg, kind.controller, opts.max_concurrent_reconciles),
                        root.named("controller").with({{"controller", kind.controller}}),
@@ -230,7 +229,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     bool drained = true;
     {
       caf::scoped_actor self{sys};
-      drained = stop_and_wait(self, limiter, deadline) && drained;
+      for (const auto& l : limiters) drained = stop_and_wait(self, l, deadline) && drained;
       for (const auto& h : hosts) drained = stop_and_wait(self, h, deadline) && drained;
     }
     if (serving) {
@@ -240,7 +239,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     servers.stop();
     // Whatever did not stop within the budget is told to quit now, so the
     // actor system's destructor does not wait for it.
-    caf::anon_send_exit(limiter, caf::exit_reason::user_shutdown);
+    for (const auto& l : limiters) caf::anon_send_exit(l, caf::exit_reason::user_shutdown);
     for (const auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
     // Then what the hosts used: the directories, the target clusters (the
     // registry takes its cluster actors with it) and the management cluster.

@@ -204,6 +204,12 @@ Metric& family<Metric>::with(const label_values& values) {
 }
 
 template <class Metric>
+bool family<Metric>::remove(const label_values& values) {
+  std::lock_guard<std::mutex> guard{mutex_};
+  return series_.erase(values) != 0;
+}
+
+template <class Metric>
 void family<Metric>::render(std::string& out) const {
   std::lock_guard<std::mutex> guard{mutex_};
   if (series_.empty()) return;

@@ -100,6 +100,9 @@ class family : public family_base {
   Metric& with(const label_values& values);
   // The metric without labels (only for a family with no label names).
   Metric& get() { return with({}); }
+  // Drops the series of `values` (a target cluster that went away); a
+  // reference with() gave for them must not be used afterwards.
+  bool remove(const label_values& values);
   void render(std::string& out) const override;
 
  private:

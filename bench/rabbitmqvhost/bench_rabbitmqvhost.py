@@ -159,6 +159,8 @@ def main():
     ap.add_argument("--orders", type=int, default=1000)
     ap.add_argument("--steady", type=int, default=60)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
+    ap.add_argument("--operator-arg", action="append", default=[],
+                    help="an extra flag for c5c3-operator (repeatable), e.g. --operator-arg=--max-concurrent-reconciles=1")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="c5c3-bench-rmq-")
     kubeconfig = os.path.join(work, "kubeconfig")
@@ -177,7 +179,7 @@ def main():
         metrics_port = free_port()
         start("operator", [os.path.join(a.bin, "c5c3-operator"), "--kubeconfig", kubeconfig,
                            "--namespace", "c5c3-system", "--metrics-bind-address", f"127.0.0.1:{metrics_port}",
-                           "--health-probe-bind-address", "0"])
+                           "--health-probe-bind-address", "0"] + a.operator_arg)
         metrics = f"http://127.0.0.1:{metrics_port}/metrics"
         kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
         samples = os.path.join(SRC, "deploy", "samples")

@@ -145,11 +145,12 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     });
   }
 
-  void observe(const attempt_state& st, std::string code) {
+  void observe(const attempt_state& st, std::string code, std::string error = {}) {
     if (!cfg.observer) return;
     request_observation o;
     o.method = st.req.method;
     o.code = std::move(code);
+    o.error = std::move(error);
     o.host = transport->url().host_header();
     o.latency = std::chrono::steady_clock::now() - st.started;
     cfg.observer->on_request(o);
@@ -169,10 +170,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         return attempt(st);
       }
     } else {
-      observe(*st, "<error>");
       e.code = 0;
       e.request = request_line(st->req);
       e.message = r.error().message;
+      observe(*st, "<error>", e.describe());
       nothing_sent = r.error().nothing_sent;
     }
     if (st->attempt < cfg.retry.max_retries && should_retry(st->req.method, e, nothing_sent)) {
@@ -595,7 +596,8 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
       cb.on_end = [self, w, started, method](rest_result r) {
         if (self->cfg.observer) {
           request_observation o{method, r.ok() ? std::to_string(r->status) : "<error>",
-                                self->transport->url().host_header(), std::chrono::steady_clock::now() - started};
+                                self->transport->url().host_header(), std::chrono::steady_clock::now() - started,
+                                r.ok() ? std::string() : w->request + ": transport error: " + r.error().message};
           self->cfg.observer->on_request(o);
         }
         if (!w->decode_error.empty()) {

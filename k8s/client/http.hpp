@@ -43,7 +43,8 @@ struct rest_request {
   // empty; never logged. Extra headers (X-Grafana-Org-Id, ...).
   std::string authorization;
   std::vector<std::pair<std::string, std::string>> headers;
-  std::chrono::milliseconds timeout{30'000};  // whole exchange; streams: until the headers
+  // Whole exchange; streams: until the headers. 0: the client's request_timeout.
+  std::chrono::milliseconds timeout{0};
 };
 
 struct rest_response {

@@ -139,6 +139,8 @@ void informer::run_watch() {
   if (watch_) watch_->cancel();
   auto gen = generation_;
   ++watches_;
+  watch_opened_ = std::chrono::steady_clock::now();
+  watch_events_ = 0;
   watch_options wo;
   wo.label_selector = opts_.label_selector;
   wo.field_selector = opts_.field_selector;
@@ -169,6 +171,7 @@ void informer::run_watch() {
 }
 
 void informer::on_event(const watch_event& ev) {
+  ++watch_events_;
   if (ev.type == watch_event_type::error) {
     ++generation_;  // drop the rest of this stream
     if (watch_) watch_->cancel();
@@ -218,8 +221,19 @@ void informer::on_event(const watch_event& ev) {
 void informer::on_watch_end(result<bool> r) {
   watch_.reset();
   if (r.ok()) {
+    bool relist = last_resource_version().empty();
+    if (watch_events_ == 0 && std::chrono::steady_clock::now() - watch_opened_ < opts_.min_watch_duration) {
+      // Ended at once and said nothing: not the server's timeout. Back off
+      // as for a failure, or a server doing this is asked in a tight loop.
+      ++short_watches_;
+      api_error e;
+      e.message = "very short watch: the watch of " + kind_.kind +
+                  " ended without an event within " + std::to_string(opts_.min_watch_duration.count()) + " ms";
+      e.code = 0;
+      return retry_later(e, relist);
+    }
     // The server ended the watch (its timeout): resume where it stopped.
-    if (last_resource_version().empty()) return run_list();
+    if (relist) return run_list();
     return run_watch();
   }
   if (r.error().gone()) {

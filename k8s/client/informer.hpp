@@ -3,7 +3,11 @@
 // callbacks, periodic resync, has_synced. The watch resumes from the last
 // resourceVersion seen (bookmarks included) after a clean end or a cut
 // stream; on 410 Gone it lists again and turns the difference into events,
-// so no event is lost or delivered twice. Callbacks run one at a time, in
+// so no event is lost or delivered twice. A watch that ends cleanly without
+// a single event within min_watch_duration counts as a failure (client-go's
+// "very short watch"): on_error hears it and the next watch waits for the
+// backoff, so a server that ends every watch at once is not asked in a
+// tight loop. Callbacks run one at a time, in
 // order, on an io_context thread; the store may be read from any thread.
 #pragma once
 
@@ -43,6 +47,8 @@ struct informer_options {
   std::chrono::milliseconds max_backoff{30'000};
   // Asked of the server per watch (it ends the watch then; the informer resumes).
   int watch_timeout_seconds = 300;
+  // A clean end without any event sooner than this is a "very short watch".
+  std::chrono::milliseconds min_watch_duration{1000};
   // Applied to every listed and watched object before it is stored or handed
   // to a handler (client-go's cache TransformFunc), e.g. strip_managed_fields.
   std::function<object(const object&)> transform;
@@ -69,6 +75,8 @@ class informer : public std::enable_shared_from_this<informer> {
   // Counters (tests, metrics): lists done, watches opened.
   std::uint64_t lists() const { return lists_.load(); }
   std::uint64_t watches() const { return watches_.load(); }
+  // Watches that ended at once without an event (each waited for the backoff).
+  std::uint64_t short_watches() const { return short_watches_.load(); }
 
   struct impl;
 
@@ -95,6 +103,10 @@ class informer : public std::enable_shared_from_this<informer> {
   std::atomic<bool> stopped_{false};
   std::atomic<std::uint64_t> lists_{0};
   std::atomic<std::uint64_t> watches_{0};
+  std::atomic<std::uint64_t> short_watches_{0};
+  // Of the current watch (on the strand): when it opened, events it delivered.
+  std::chrono::steady_clock::time_point watch_opened_;
+  std::uint64_t watch_events_ = 0;
   std::uint64_t generation_ = 0;  // of the current watch; stale callbacks are dropped
   int failures_ = 0;
 };

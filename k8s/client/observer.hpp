@@ -21,6 +21,9 @@ struct request_observation {
   std::string code;    // "200", "404", ... or "<error>" when no HTTP answer came
   std::string host;    // host:port of the API server
   std::chrono::nanoseconds latency{0};
+  // With "<error>": "PATCH /path: transport error: ..." (the request line
+  // and the transport's reason; never a header or a body).
+  std::string error{};
 };
 
 class client_observer {

@@ -68,6 +68,10 @@ const std::vector<k8s::api_resource>& builtin_kinds() {
     v.push_back(kind("events.k8s.io", "v1", "Event", "events", true, {"ev"}));
     v.back().storage_version = false;  // stored as core/v1 Events (sim/apiserver/events.hpp)
     v.push_back(kind("coordination.k8s.io", "v1", "Lease", "leases", true));
+    // Stored and served, with no controller behind them (no ReplicaSets, no
+    // pods, no disruption status): what an install of deploy/ writes.
+    v.push_back(kind("apps", "v1", "Deployment", "deployments", true, {"deploy"}, true, {"all"}));
+    v.push_back(kind("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true, {"pdb"}, true));
     const std::string rbac = "rbac.authorization.k8s.io";
     v.push_back(kind(rbac, "v1", "Role", "roles", true));
     v.push_back(kind(rbac, "v1", "ClusterRole", "clusterroles", false));

@@ -98,7 +98,11 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
     return o;
   }
   std::optional<json_document> patch_doc;
-  patch_doc = k8s::parse_json(req.body, &err);
+  // Duplicates are kept for fieldValidation to report (a JSON patch has none
+  // to report: Go's decoder keeps the last key).
+  patch_doc = k8s::parse_json(req.body, &err,
+                              type == "application/json-patch+json" ? k8s::duplicate_keys::last_wins
+                                                                    : k8s::duplicate_keys::keep);
   if (type != "application/merge-patch+json" && type != "application/json-patch+json" &&
       type != "application/strategic-merge-patch+json")
     fail(unsupported_patch(strategic_ok));

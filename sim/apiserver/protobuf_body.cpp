@@ -358,6 +358,30 @@ void token_request(builder& b, json_value& o, const field& f) {
   b.set(o, "spec", std::move(spec));
 }
 
+// metav1.DeleteOptions, the body of a typed client's DELETE (helm's release
+// Secrets): gracePeriodSeconds 1, preconditions 2 {uid 1, resourceVersion 2},
+// orphanDependents 3, propagationPolicy 4, dryRun 5. It has no ObjectMeta.
+void delete_options(builder& b, json_value& o, std::string_view raw) {
+  each_field(raw, [&](const field& f) {
+    if (f.number == 1 && f.wire == 0) {
+      b.set(o, "gracePeriodSeconds", json_value(static_cast<std::int64_t>(f.integer)));
+    } else if (f.number == 2) {
+      json_value pre(rapidjson::kObjectType);
+      each_field(need_bytes(f), [&](const field& x) {
+        if (x.number == 1) b.set_string(pre, "uid", need_bytes(x));
+        if (x.number == 2) b.set_string(pre, "resourceVersion", need_bytes(x));
+      });
+      b.set(o, "preconditions", std::move(pre));
+    } else if (f.number == 3 && f.wire == 0) {
+      b.set(o, "orphanDependents", json_value(f.integer != 0));
+    } else if (f.number == 4) {
+      b.set_string(o, "propagationPolicy", need_bytes(f));
+    } else if (f.number == 5) {
+      b.append(o, "dryRun", b.str(need_bytes(f)));
+    }
+  });
+}
+
 const std::map<std::string, kind_decoder, std::less<>>& decoders() {
   static const std::map<std::string, kind_decoder, std::less<>> m = {
       {"v1/ConfigMap", config_map},
@@ -405,13 +429,19 @@ protobuf_decode_result decode_protobuf_object(std::string_view body) {
     }
     std::string key = std::string(api_version) + "/" + std::string(kind);
     auto it = decoders().find(key);
-    if (it == decoders().end()) return out;
+    bool options = kind == "DeleteOptions" && (api_version == "v1" || api_version == "meta.k8s.io/v1");
+    if (it == decoders().end() && !options) return out;
     out.known_kind = true;
     json_document d;
     d.SetObject();
     builder b(d);
     b.set(d, "apiVersion", b.str(api_version));
     b.set(d, "kind", b.str(kind));
+    if (options) {
+      delete_options(b, d, raw);
+      out.object = std::move(d);
+      return out;
+    }
     each_field(raw, [&](const field& f) {
       if (f.number == 1)
         b.set(d, "metadata", object_meta(b, need_bytes(f)));

@@ -7,8 +7,8 @@
 // "k8s\0": typeMeta (1: apiVersion, kind), raw (2), contentEncoding (3),
 // contentType (4). `raw` is the kind's generated.proto message; this decoder
 // knows ConfigMap, Namespace, Secret, ServiceAccount, Service, the RBAC kinds and TokenRequest (with
-// the ObjectMeta fields a client sets) and turns them into the JSON the API
-// would take.
+// the ObjectMeta fields a client sets), and the DeleteOptions a typed client's
+// DELETE carries (helm uninstall), and turns them into the JSON the API would take.
 #pragma once
 
 #include "k8s/json.hpp"

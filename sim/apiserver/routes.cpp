@@ -73,7 +73,7 @@ json_document parse_body(const k8s::http_request& req, bool yaml_ok) {
     if (!d || !d->IsObject()) fail(k8s::make_bad_request("error decoding YAML: " + err));
     return std::move(*d);
   }
-  auto d = k8s::parse_json(req.body, &err);
+  auto d = k8s::parse_json(req.body, &err, k8s::duplicate_keys::keep);  // fieldValidation reports them
   if (!d) fail(k8s::make_bad_request("the body of the request could not be decoded as JSON: " + err));
   return std::move(*d);
 }

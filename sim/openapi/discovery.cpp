@@ -21,7 +21,8 @@ namespace {
 // Built-in groups in the order kube-apiserver lists them; CRD groups follow
 // in name order (they all have the same group priority).
 const std::vector<std::string_view> builtin_group_order = {
-    "apiregistration.k8s.io", "events.k8s.io", "rbac.authorization.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"};
+    "apiregistration.k8s.io", "apps", "events.k8s.io", "policy", "rbac.authorization.k8s.io",
+    "apiextensions.k8s.io", "coordination.k8s.io"};
 
 std::size_t group_rank(std::string_view g) {
   auto it = std::find(builtin_group_order.begin(), builtin_group_order.end(), g);

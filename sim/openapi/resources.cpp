@@ -47,6 +47,14 @@ std::vector<k8s::api_resource> make_builtins() {
   out.push_back(builtin("", "Event", "events", "event", true, {"ev"}));
   out.push_back(builtin("events.k8s.io", "Event", "events", "event", true, {"ev"}));
   out.push_back(builtin("coordination.k8s.io", "Lease", "leases", "lease", true));
+  auto deploy = builtin("apps", "Deployment", "deployments", "deployment", true, {"deploy"});
+  deploy.categories = {"all"};
+  deploy.status_subresource = true;
+  out.push_back(deploy);
+  auto pdb = builtin("policy", "PodDisruptionBudget", "poddisruptionbudgets", "poddisruptionbudget",
+                     true, {"pdb"});
+  pdb.status_subresource = true;
+  out.push_back(pdb);
   const std::string rbac = "rbac.authorization.k8s.io";
   out.push_back(builtin(rbac, "ClusterRoleBinding", "clusterrolebindings", "clusterrolebinding",
                         false));

@@ -76,33 +76,6 @@ BOOST_AUTO_TEST_CASE(transport_url_percent_encodes_as_url_user_password_does) {
   BOOST_TEST(vhost::build_transport_url_for_vhost("u", "p", "::1", 5672, "v").url == "rabbit://u:p@[::1]:5672/v");
 }
 
-BOOST_AUTO_TEST_CASE(split_broker_endpoint_table) {
-  struct row {
-    std::string endpoint;
-    bool ok;
-    std::string host;
-    int port;
-  };
-  const row rows[] = {
-      {"rmq.example:5671", true, "rmq.example", 5671}, {"[fd00::1]:5672", true, "fd00::1", 5672},
-      {"10.0.0.1:65535", true, "10.0.0.1", 65535},    {"rmq.example:65536", false, "", 0},
-      {"rmq.example:99999", false, "", 0},            {"rmq.example:0", false, "", 0},
-      {"rmq.example", false, "", 0},                  {"rmq.example:", false, "", 0},
-      {"a:b:1", false, "", 0},                        {"rmq.example:+1", false, "", 0},
-      {"rmq.example:1x", false, "", 0},
-  };
-  for (auto& r : rows) {
-    BOOST_TEST_CONTEXT(r.endpoint) {
-      auto got = vhost::split_broker_endpoint(r.endpoint);
-      BOOST_TEST(got.has_value() == r.ok);
-      if (got && r.ok) {
-        BOOST_TEST(got->host == r.host);
-        BOOST_TEST(got->port == r.port);
-      }
-    }
-  }
-}
-
 BOOST_AUTO_TEST_CASE(step1_the_broker_address_for_the_orders_cluster) {
   BOOST_TEST_CONTEXT("without a published endpoint an order on a target cluster reads MessagingNotPublished") {
     world w;

@@ -26,13 +26,13 @@ namespace c5c3::testing {
 using namespace std::chrono_literals;
 inline constexpr auto deadline = 30s;
 
-// Runs `start` with a callback and waits (bounded) for its answer.
+// Runs `start` with a callback and waits (bounded by `limit`) for its answer.
 template <class T, class Start>
-k8s::result<T> await(Start start) {
+k8s::result<T> await(Start start, std::chrono::milliseconds limit = deadline) {
   auto p = std::make_shared<std::promise<k8s::result<T>>>();
   auto f = p->get_future();
   start([p](k8s::result<T> r) { p->set_value(std::move(r)); });
-  BOOST_TEST_REQUIRE((f.wait_for(deadline) == std::future_status::ready), "no answer within the deadline");
+  BOOST_TEST_REQUIRE((f.wait_for(limit) == std::future_status::ready), "no answer within the deadline");
   return f.get();
 }
 

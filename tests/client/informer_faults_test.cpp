@@ -1,8 +1,9 @@
 // The informer against the emulator, and each fault rule recovered from
 // without losing or duplicating an event: 500, 429 with Retry-After, a cut
-// watch, 410 on resume, a reset connection.
+// watch, 410 on resume, a reset connection, watches that end at once.
 #include "harness.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
@@ -105,10 +106,10 @@ struct informer_fixture : emulator_fixture {
     if (inf) inf->stop();
   }
 
-  void start(k8s::informer_options o = {}) {
+  void start(k8s::informer_options o = {}, std::chrono::milliseconds backoff = std::chrono::milliseconds(5)) {
     o.namespace_ = ns;
-    o.initial_backoff = std::chrono::milliseconds(5);
-    o.max_backoff = std::chrono::milliseconds(100);
+    o.initial_backoff = backoff;
+    o.max_backoff = std::max(backoff, std::chrono::milliseconds(100));
     inf = k8s::informer::create(c, configmap_kind, o, rec.handlers());
     inf->start();
     BOOST_TEST_REQUIRE(eventually([&] { return inf->has_synced(); }));
@@ -290,6 +291,47 @@ BOOST_FIXTURE_TEST_CASE(gone_on_resume_relists_without_duplicates, informer_fixt
   workload("h");
   converge();
   BOOST_TEST(server.fault_counts().total >= 2u);
+}
+
+// A server that ends every watch at once, without an event: the informer
+// must not ask again in a tight loop. With a backoff of an hour, the first
+// such watch is reported (on_error) and no second watch opens: before the
+// fix the clean end resumed at once and on_error never ran.
+BOOST_FIXTURE_TEST_CASE(a_watch_that_ends_at_once_waits_for_the_backoff, informer_fixture) {
+  sim::fault_rule f;
+  f.verb = "watch";
+  f.resource = "configmaps";
+  f.cut_watch_after_events = 0;
+  server.add_fault(f);
+  start({}, std::chrono::hours(1));
+  BOOST_TEST_REQUIRE(eventually([&] {
+    std::lock_guard lock(rec.mu);
+    return rec.errors >= 1;
+  }));
+  // on_error runs before the retry timer is armed, so this is not a window:
+  // a second watch can only open when the hour is up.
+  BOOST_TEST(inf->short_watches() == 1u);
+  BOOST_TEST(inf->watches() == 1u);
+  BOOST_TEST(inf->lists() == 1u);
+}
+
+// The same fault three times, with a short backoff: three short watches, each
+// reported, then a watch that works (a write arrives through it).
+BOOST_FIXTURE_TEST_CASE(short_watches_back_off_then_resume, informer_fixture) {
+  sim::fault_rule f;
+  f.verb = "watch";
+  f.resource = "configmaps";
+  f.cut_watch_after_events = 0;
+  f.times = 3;
+  server.add_fault(f);
+  start({}, std::chrono::milliseconds(20));
+  BOOST_TEST_REQUIRE(eventually([&] { return inf->short_watches() == 3u; }));
+  write("after", "1");
+  converge();
+  BOOST_TEST(inf->lists() == 1u);  // resumed from the list's resourceVersion, never relisted
+  BOOST_TEST(inf->watches() >= 4u);
+  std::lock_guard lock(rec.mu);
+  BOOST_TEST(rec.errors >= 3);
 }
 
 BOOST_FIXTURE_TEST_CASE(connection_reset_is_recovered, informer_fixture) {

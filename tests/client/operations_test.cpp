@@ -2,6 +2,7 @@
 #include "harness.hpp"
 
 #include "k8s/client/paths.hpp"
+#include "tests/tcp_proxy.hpp"
 
 using namespace c5c3;
 using namespace c5c3::testing;
@@ -226,6 +227,27 @@ BOOST_FIXTURE_TEST_CASE(raw_watch_streams_events, emulator_fixture) {
   auto f = ended.get_future();
   BOOST_TEST_REQUIRE((f.wait_for(deadline) == std::future_status::ready));
   BOOST_TEST(!f.get().ok());  // cancelled
+}
+
+// A server that accepts the connection and never answers: the request ends
+// with a transport error after the configured request_timeout, and the
+// observer hears it with the reason. (Every request used to wait 30 s
+// whatever request_timeout said: this bounded wait would time out.)
+BOOST_FIXTURE_TEST_CASE(request_timeout_bounds_a_request_nobody_answers, emulator_fixture) {
+  tcp_proxy hole(server.port());
+  hole.go_dark();
+  auto cfg = base_config();
+  auto at = cfg.server.rfind(':');
+  cfg.server = cfg.server.substr(0, at + 1) + std::to_string(hole.port());
+  cfg.request_timeout = std::chrono::milliseconds(300);
+  cfg.retry.max_retries = 0;
+  auto c = make_client(cfg);
+  auto r = await<object>([&](auto cb) { c->get(testing::configmap_kind, "default", "none", cb); }, 10s);
+  BOOST_TEST_REQUIRE(!r.ok());
+  BOOST_TEST(r.error().transport(), r.error().describe());
+  BOOST_TEST(r.error().describe().find("timeout") != std::string::npos, r.error().describe());
+  BOOST_TEST(counters->requests("GET", "<error>") == 1u);
+  BOOST_TEST(hole.accepted() == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

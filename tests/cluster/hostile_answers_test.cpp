@@ -6,7 +6,7 @@
 // goes, the spoiled one converges too. Spoiled lists and a watch that sends
 // garbage make the informer re-list; the cache never takes a spoiled answer
 // for an empty list, and both orders still converge after.
-#include "tests/cluster/gadget_fixture.hpp"
+#include "tests/cluster/kind_fixture.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -24,7 +24,7 @@ BOOST_AUTO_TEST_CASE(defaults) {
   BOOST_TEST(o->metrics_bind_address.port == 8080);
   BOOST_TEST(o->metrics_bind_address.host == "");
   BOOST_TEST(o->health_probe_bind_address.port == 8081);
-  BOOST_TEST(o->max_concurrent_reconciles == 1);
+  BOOST_TEST(o->max_concurrent_reconciles == 2);  // the Go operator's default
   BOOST_TEST((o->level == log_level::info));
   BOOST_TEST(!o->embedded);
   BOOST_TEST(!o->help);

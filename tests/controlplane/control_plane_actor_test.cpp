@@ -280,3 +280,67 @@ BOOST_FIXTURE_TEST_CASE(hosts_registered_later_reach_existing_actors, present_fi
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(controlplane_directory)
+
+// Orders naming ControlPlanes that do not exist, each in a namespace of its
+// own: the one subscription (every namespace) serves them all. Before, each
+// ControlPlane actor subscribed to its own namespace: three watches more.
+BOOST_FIXTURE_TEST_CASE(a_missing_control_plane_costs_no_watch_of_its_own, present_fixture) {
+  for (const char* ns : {"ns-a", "ns-b", "ns-c"}) {
+    auto m = ask<protocol::admission_answer>(
+        directory, protocol::admission_request{{"", ns, "order"}, {ns, "nowhere"}});
+    BOOST_TEST(protocol::to_string(m.verdict) == protocol::to_string(admission_verdict::control_plane_not_found));
+  }
+  admit("", "team-a");  // and the one that exists
+  BOOST_TEST(ask<std::uint32_t>(cluster, c5c3::testing::subs_atom::value) == 1u);
+  auto p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
+  BOOST_TEST(p.subscribed == 1u);
+  BOOST_TEST(p.actors.size() == 4u);
+  BOOST_TEST(p.orders == 4u);
+  // The existing one was seen through the shared subscription.
+  BOOST_TEST(probe().present);
+}
+
+// ControlPlane actors retire once no order refers to them: an order moving
+// to another ControlPlane releases the first, its order actor dying
+// releases the second.
+BOOST_FIXTURE_TEST_CASE(control_plane_actors_retire_once_no_order_refers_to_them, present_fixture) {
+  auto order = sys.spawn(c5c3::testing::admitting_order, directory);
+  const protocol::control_plane_ref elsewhere{"other-ns", "missing"};
+  caf::anon_send(order, protocol::admission_request{{"", "team-a", "one"}, elsewhere});
+  run();
+  auto p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
+  BOOST_TEST_REQUIRE(p.actors.size() == 1u);
+  auto first = ask<caf::actor>(directory, cp::cp_lookup_atom::value, elsewhere);
+  self->monitor(first);
+  // The order now names cp-ns/cp: the actor of other-ns/missing retires.
+  caf::anon_send(order, protocol::admission_request{{"", "team-a", "one"}, cp_ref});
+  run();
+  bool down = false;
+  self->receive([&](caf::down_msg& dm) { down = dm.source == first.address(); },
+                caf::after(std::chrono::seconds(0)) >> [] {});
+  BOOST_TEST(down);
+  p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
+  BOOST_TEST((p.actors == std::vector<protocol::control_plane_ref>{cp_ref}));
+  BOOST_TEST(p.retired == 1u);
+  auto second = ask<caf::actor>(directory, cp::cp_lookup_atom::value, cp_ref);
+  BOOST_TEST((ask<cp::control_plane_probe>(second, protocol::probe_atom::value).orders ==
+              std::vector<protocol::order_key>{{"", "team-a", "one"}}));
+  self->monitor(second);
+  // The order actor dies (the order was deleted): nothing refers to cp-ns/cp.
+  caf::anon_send_exit(order, caf::exit_reason::user_shutdown);
+  run();
+  down = false;
+  self->receive([&](caf::down_msg& dm) { down = dm.source == second.address(); },
+                caf::after(std::chrono::seconds(0)) >> [] {});
+  BOOST_TEST(down);
+  p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
+  BOOST_TEST(p.actors.empty());
+  BOOST_TEST(p.orders == 0u);
+  BOOST_TEST(p.retired == 2u);
+  // A later order gets a fresh actor that knows the ControlPlane at once.
+  BOOST_TEST(protocol::to_string(admit("", "team-a").verdict) == protocol::to_string(admission_verdict::admitted));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -27,39 +27,6 @@ object control_plane(const std::string& spec) {
 
 BOOST_AUTO_TEST_SUITE(controlplane_endpoints)
 
-BOOST_AUTO_TEST_CASE(split_broker_endpoint_table) {
-  struct row {
-    const char* in;
-    bool ok;
-    const char* host;
-    std::uint16_t port;
-  };
-  const row rows[] = {
-      {"broker.example.com:5671", true, "broker.example.com", 5671},
-      {"10.0.0.1:1", true, "10.0.0.1", 1},
-      {"[fd00::1]:65535", true, "fd00::1", 65535},
-      {"broker.example.com", false, "", 0},
-      {"broker.example.com:", false, "", 0},
-      {"broker.example.com:0", false, "", 0},
-      {"broker.example.com:65536", false, "", 0},
-      {"broker.example.com:99999", false, "", 0},
-      {"broker.example.com:56x", false, "", 0},
-      {":5672", false, "", 0},
-      {"fd00::1:5672", false, "", 0},
-      {"[]:5672", false, "", 0},
-  };
-  for (const auto& r : rows) {
-    BOOST_TEST_CONTEXT(r.in) {
-      auto a = cp::split_broker_endpoint(r.in);
-      BOOST_TEST(static_cast<bool>(a) == r.ok);
-      if (a && r.ok) {
-        BOOST_TEST(a->host == r.host);
-        BOOST_TEST(a->port == r.port);
-      }
-    }
-  }
-}
-
 BOOST_AUTO_TEST_CASE(region_defaults_to_region_one) {
   BOOST_TEST(cp::region_of(control_plane("{}")) == "RegionOne");
   BOOST_TEST(cp::region_of(control_plane(R"({"region":"Frankfurt"})")) == "Frankfurt");

@@ -23,6 +23,7 @@ namespace c5c3::testing {
 using put_atom = caf::atom_constant<caf::atom("put")>;
 using erase_atom = caf::atom_constant<caf::atom("erase")>;
 using gets_atom = caf::atom_constant<caf::atom("gets")>;
+using subs_atom = caf::atom_constant<caf::atom("subs")>;
 
 struct fake_cluster_state {
   using key = std::tuple<std::string, std::string, std::string>;  // kind, namespace, name
@@ -87,6 +88,7 @@ inline caf::behavior fake_cluster(caf::stateful_actor<fake_cluster_state>* self,
         notify(self, protocol::event_type::deleted, last, {});
       },
       [self](gets_atom) { return self->state.gets; },
+      [self](subs_atom) { return static_cast<std::uint32_t>(self->state.subscriptions.size()); },
   };
 }
 
@@ -97,6 +99,16 @@ struct host_record {
 inline caf::behavior recording_host(caf::event_based_actor*, std::shared_ptr<host_record> rec) {
   return {
       [rec](const protocol::control_plane_changed& c) { rec->changes.push_back(c); },
+  };
+}
+
+// Stands in for an order actor: asks `directory` for the admissions it is
+// sent, from its own address (so it can die and take its orders with it).
+inline caf::behavior admitting_order(caf::event_based_actor* self, caf::actor directory) {
+  return {
+      [self, directory](const protocol::admission_request& r) {
+        self->request(directory, caf::infinite, r).then([](const protocol::admission_answer&) {});
+      },
   };
 }
 

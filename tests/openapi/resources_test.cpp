@@ -35,6 +35,9 @@ BOOST_AUTO_TEST_CASE(builtin_resources_match_kube) {
       {"", "events", "Event", "EventList", "event", true, {"ev"}, true, false},
       {"events.k8s.io", "events", "Event", "EventList", "event", true, {"ev"}, true, false},
       {"coordination.k8s.io", "leases", "Lease", "LeaseList", "lease", true, {}, true, false},
+      {"apps", "deployments", "Deployment", "DeploymentList", "deployment", true, {"deploy"}, true, true},
+      {"policy", "poddisruptionbudgets", "PodDisruptionBudget", "PodDisruptionBudgetList", "poddisruptionbudget",
+       true, {"pdb"}, true, true},
       {"rbac.authorization.k8s.io", "roles", "Role", "RoleList", "role", true, {}, true, false},
       {"rbac.authorization.k8s.io", "clusterroles", "ClusterRole", "ClusterRoleList", "clusterrole", false, {}, true, false},
       {"rbac.authorization.k8s.io", "rolebindings", "RoleBinding", "RoleBindingList", "rolebinding", true, {}, true, false},
@@ -60,6 +63,8 @@ BOOST_AUTO_TEST_CASE(builtin_resources_match_kube) {
     }
   }
   BOOST_TEST(find_resource(builtin_resources(), "", "v1", "services")->categories ==
+                 std::vector<std::string>{"all"}, boost::test_tools::per_element());
+  BOOST_TEST(find_resource(builtin_resources(), "apps", "v1", "deployments")->categories ==
                  std::vector<std::string>{"all"}, boost::test_tools::per_element());
   BOOST_TEST(find_resource(builtin_resources(), "apiextensions.k8s.io", "v1", "customresourcedefinitions")
                  ->categories == std::vector<std::string>{"api-extensions"},

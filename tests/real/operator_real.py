@@ -20,6 +20,8 @@ import time
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rbac"))
+from rbac_rules import keystone_rule  # noqa: E402
 from harness import Procs, RealCluster, Workdir, apply_crds, eventually, kubectl, log, require_file, run_main, stop_all  # noqa: E402,E501
 
 KEYS = {"transport_url", "host", "port", "username", "password", "vhost"}
@@ -142,12 +144,6 @@ def converge(s):
 
 def role_rules(src):
     return yaml.safe_load(open(os.path.join(src, "deploy", "rbac", "role.yaml")))
-
-
-def keystone_rule(rule):
-    """The Keystone orders' rules (their kinds, the holds' reads, K-ORC): exercised by tests/keystone_actor
-    and the Keystone e2e until the real world runs a K-ORC."""
-    return "openstack.k-orc.cloud" in rule["apiGroups"] or any(r.startswith("keystone") for r in rule["resources"])
 
 
 def rbac(s):

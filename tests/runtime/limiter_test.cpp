@@ -19,9 +19,9 @@ struct limiter_fixture : coordinator_fixture {
   std::shared_ptr<pass_log> log = std::make_shared<pass_log>();
   caf::actor gate = keep(sys.spawn(gate_actor, "gate"));
 
-  caf::actor order(const caf::actor& limiter, int i) {
+  caf::actor order(const caf::actor& limiter, int i, const std::string& cluster = "") {
     order_actor_config oc;
-    oc.key = order_key{"", "ns", "order-" + std::to_string(i)};
+    oc.key = order_key{cluster, "ns", "order-" + std::to_string(i)};
     oc.pass = gated_pass(gate, log);
     oc.limiter = limiter;
     return keep(spawn_order_actor(sys, std::move(oc)));
@@ -34,7 +34,27 @@ struct limiter_fixture : coordinator_fixture {
   protocol::limiter_probe probe(const caf::actor& limiter) {
     return ask<protocol::limiter_probe>(limiter, protocol::probe_atom::value);
   }
+  protocol::limiter_probe probe(const caf::actor& limiter, const std::string& cluster) {
+    return ask<protocol::limiter_probe>(limiter, protocol::probe_atom::value, cluster);
+  }
+  int started_on(const std::string& cluster) const {
+    int n = 0;
+    for (std::size_t i = 0; i < log->keys.size(); ++i)
+      if (log->keys[i].cluster == cluster) ++n;
+    return n;
+  }
 };
+
+// Asks the limiter for a token with a bare acquire_atom (and answers no
+// probe_atom: an unexpected message), counting the grants.
+struct bare_state {
+  int grants = 0;
+};
+caf::behavior bare_acquirer(caf::stateful_actor<bare_state>* self, caf::actor limiter) {
+  self->request(limiter, caf::infinite, protocol::acquire_atom::value)
+      .then([self](protocol::grant_atom) { ++self->state.grants; });
+  return {[self](count_atom) { return static_cast<std::uint32_t>(self->state.grants); }};
+}
 
 }  // namespace
 
@@ -143,6 +163,82 @@ BOOST_FIXTURE_TEST_CASE(stop_refuses_new_passes_and_waits_for_those_in_flight, l
   BOOST_TEST(ok);
   BOOST_TEST(down);
   BOOST_TEST(log->started == 1);
+}
+
+// Passes on one cluster that never come back (an unreachable target) hold
+// that cluster's tokens only: an order on the management cluster still
+// runs. With one pool for everything (before) it waited behind them.
+BOOST_FIXTURE_TEST_CASE(a_cluster_whose_passes_hang_holds_only_its_own_tokens, limiter_fixture) {
+  auto limiter = keep(spawn_limiter(sys, 2));
+  std::vector<caf::actor> east;
+  for (int i = 0; i < 3; ++i) east.push_back(order(limiter, i, "east"));
+  for (auto& a : east) caf::anon_send(a, protocol::wake_atom::value);
+  run();
+  BOOST_TEST(started_on("east") == 2);
+  BOOST_TEST(probe(limiter, "east").in_use == 2u);
+  BOOST_TEST(probe(limiter, "east").waiting == 1u);
+  // The gate never answers the east passes. A management order and another
+  // target's order start at once.
+  auto m = order(limiter, 10);
+  auto w = order(limiter, 11, "west");
+  caf::anon_send(m, protocol::wake_atom::value);
+  caf::anon_send(w, protocol::wake_atom::value);
+  run();
+  BOOST_TEST(started_on("") == 1);
+  BOOST_TEST(started_on("west") == 1);
+  BOOST_TEST(probe_order(m).phase == static_cast<std::uint8_t>(order_phase::running));
+  auto all = probe(limiter);
+  BOOST_TEST(all.in_use == 4u);
+  BOOST_TEST(all.waiting == 1u);
+  BOOST_TEST(all.pools == 3u);
+  BOOST_TEST(all.peak == 2u);  // no pool ever above its limit
+  // The management pass ends; its pool goes, east's stays as it was.
+  BOOST_TEST(ask<bool>(gate, free_atom::value, order_key{"", "ns", "order-10"}, pass_result::converged()));
+  BOOST_TEST(probe(limiter, "").in_use == 0u);
+  BOOST_TEST(probe(limiter).pools == 2u);
+  BOOST_TEST(probe(limiter, "east").waiting == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(acquire_may_name_its_cluster, limiter_fixture) {
+  auto limiter = keep(spawn_limiter(sys, 1));
+  auto a1 = self->request(limiter, caf::infinite, protocol::acquire_atom::value, std::string("a"));
+  run();
+  bool granted = false;
+  a1.receive([&](protocol::grant_atom) { granted = true; }, [](caf::error&) {});
+  BOOST_TEST(granted);
+  // A second token of "a" waits; one of "b" does not.
+  auto a2 = self->request(limiter, caf::infinite, protocol::acquire_atom::value, std::string("a"));
+  run();
+  BOOST_TEST(probe(limiter, "a").waiting == 1u);
+  auto b = self->request(limiter, caf::infinite, protocol::acquire_atom::value, std::string("b"));
+  run();
+  granted = false;
+  b.receive([&](protocol::grant_atom) { granted = true; }, [](caf::error&) {});
+  BOOST_TEST(granted);
+  // Giving back b's token leaves "a" waiting; giving back a's grants it.
+  self->send(limiter, protocol::release_atom::value, std::string("b"));
+  run();
+  BOOST_TEST(probe(limiter, "a").waiting == 1u);
+  self->send(limiter, protocol::release_atom::value, std::string("a"));
+  run();
+  granted = false;
+  a2.receive([&](protocol::grant_atom) { granted = true; }, [](caf::error&) {});
+  BOOST_TEST(granted);
+  BOOST_TEST(probe(limiter, "a").in_use == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_bare_acquire_from_an_actor_without_a_probe_counts_against_management, limiter_fixture) {
+  auto limiter = keep(spawn_limiter(sys, 1));
+  auto holder = order(limiter, 1);  // an order actor on the management cluster
+  caf::anon_send(holder, protocol::wake_atom::value);
+  run();
+  BOOST_TEST(log->running == 1);
+  auto bare = keep(sys.spawn(bare_acquirer, limiter));
+  run();
+  BOOST_TEST(ask<std::uint32_t>(bare, count_atom::value) == 0u);
+  BOOST_TEST(probe(limiter, "").waiting == 1u);
+  BOOST_TEST(release_any());
+  BOOST_TEST(ask<std::uint32_t>(bare, count_atom::value) == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -149,6 +149,22 @@ BOOST_AUTO_TEST_CASE(protobuf_bodies_of_kubectl_create) {
   BOOST_TEST(r.status == 400);
 }
 
+// The DeleteOptions body of a typed client's DELETE (helm uninstall's release
+// Secret): gracePeriodSeconds 30, propagationPolicy Background, dryRun [All].
+BOOST_AUTO_TEST_CASE(protobuf_delete_options) {
+  using namespace std::string_literals;
+  const std::string type_meta = "\x0a\x02v1\x12\x0d" "DeleteOptions"s;
+  const std::string raw = "\x08\x1e\x22\x0a" "Background\x2a\x03" "All"s;
+  const std::string body = "k8s\0"s + "\x0a" + char(type_meta.size()) + type_meta + "\x12" + char(raw.size()) + raw;
+  auto d = sim::decode_protobuf_object(body);
+  BOOST_TEST_REQUIRE(d.object.has_value(), d.error);
+  BOOST_TEST(str(*d.object, {"kind"}) == "DeleteOptions");
+  BOOST_TEST(*k8s::get_int(*d.object, {"gracePeriodSeconds"}) == 30);
+  BOOST_TEST(str(*d.object, {"propagationPolicy"}) == "Background");
+  BOOST_TEST(std::string((*k8s::find(*d.object, {"dryRun"}))[0].GetString()) == "All");
+  BOOST_TEST(k8s::member(*d.object, "metadata") == nullptr);
+}
+
 // Every truncation and every single-byte corruption of a captured body
 // decodes or fails cleanly (ASan watches the reads).
 BOOST_AUTO_TEST_CASE(protobuf_decoder_survives_broken_bodies) {

@@ -225,7 +225,11 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_CASE(without_the_topology_operator_the_topology_kinds_are_left_alone) {
   memory_api api;
   auto broker = std::make_shared<memory_broker>();
-  world_options o{broker, std::nullopt, std::make_shared<kv_store>(), [] { return t0(); }, counting_random(), {}};
+  world_options o;
+  o.rabbitmq = broker;
+  o.openbao = std::make_shared<kv_store>();
+  o.clock = [] { return t0(); };
+  o.random = counting_random();
   o.topology_operator = false;
   world w{api, o};
   api.create(obj(R"({"apiVersion":"rabbitmq.com/v1beta1","kind":"RabbitmqCluster",

@@ -1,8 +1,8 @@
 #include "actors/c5c3/controlplane/control_plane_actor.hpp"
 
 #include "actors/c5c3/controlplane/endpoints.hpp"
-#include "actors/c5c3/rabbitmqvhost/messaging_gate.hpp"
 #include "actors/c5c3/scaffold/admission.hpp"
+#include "actors/c5c3/scaffold/messaging.hpp"
 #include "actors/c5c3/scaffold/reasons.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
@@ -95,7 +95,7 @@ caf::error not_found(const cp_state& st) {
 // default-user Secret, both from the cluster actor's cache.
 void resolve_in_cluster(cp_actor* self, k8s::object cp, protocol::control_plane_endpoints out,
                         caf::response_promise rp) {
-  auto cluster_key = rabbitmqvhost::messaging_cluster_key(cp);
+  auto cluster_key = messaging_cluster_key(cp);
   if (!cluster_key) {
     in_cluster_messaging_endpoint(cp, nullptr, nullptr, out);
     rp.deliver(std::move(out));
@@ -112,7 +112,7 @@ void resolve_in_cluster(cp_actor* self, k8s::object cp, protocol::control_plane_
                 protocol::get_request{{rabbitmq_cluster_gvk(), cluster_key->namespace_, cluster_key->name}})
       .then(
           [self, cp, shared, fail](const k8s::object& rmq) {
-            auto secret_key = rabbitmqvhost::default_user_secret_key(rmq);
+            auto secret_key = default_user_secret_key(rmq);
             if (!secret_key) {
               in_cluster_messaging_endpoint(cp, &rmq, nullptr, shared->first);
               shared->second.deliver(std::move(shared->first));
@@ -201,20 +201,25 @@ void on_event(cp_actor* self, const protocol::object_event& ev) {
   }
 }
 
+// The subscription was refused: every request gets the error.
+void fail(cp_actor* self, const caf::error& e) {
+  auto& st = self->state;
+  st.failure = e;
+  for (auto& p : st.pending_admissions) p.second.deliver(e);
+  for (auto& p : st.pending_endpoints) p.second.deliver(e);
+  st.pending_admissions.clear();
+  st.pending_endpoints.clear();
+}
+
 caf::behavior control_plane_actor(cp_actor* self, control_plane_config cfg) {
   self->state.cfg = std::move(cfg);
   auto& st = self->state;
-  self->request(st.cfg.management_cluster, caf::infinite,
-                protocol::subscribe_request{control_plane_gvk(), st.cfg.ref.namespace_, "",
-                                            caf::actor_cast<caf::actor>(self), false})
-      .then([self](const protocol::subscription_id& id) { self->state.subscription = id; },
-            [self](const caf::error& e) {
-              self->state.failure = e;
-              for (auto& p : self->state.pending_admissions) p.second.deliver(e);
-              for (auto& p : self->state.pending_endpoints) p.second.deliver(e);
-              self->state.pending_admissions.clear();
-              self->state.pending_endpoints.clear();
-            });
+  if (st.cfg.subscribe)
+    self->request(st.cfg.management_cluster, caf::infinite,
+                  protocol::subscribe_request{control_plane_gvk(), st.cfg.ref.namespace_, "",
+                                              caf::actor_cast<caf::actor>(self), false})
+        .then([self](const protocol::subscription_id& id) { self->state.subscription = id; },
+              [self](const caf::error& e) { fail(self, e); });
   return {
       [self](const protocol::admission_request& req) {
         auto rp = self->make_response_promise();
@@ -251,6 +256,9 @@ caf::behavior control_plane_actor(cp_actor* self, control_plane_config cfg) {
         if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
         return protocol::ok_atom::value;
       },
+      [self](cp_failed_atom, const caf::error& e) { fail(self, e); },
+      [self](cp_forget_atom, const protocol::order_key& order) { self->state.orders.erase(order); },
+      [self](protocol::retire_atom) { self->quit(); },
       [self](protocol::probe_atom) {
         auto& s = self->state;
         return control_plane_probe{s.synced, static_cast<bool>(s.cp), s.gone,
@@ -259,56 +267,10 @@ caf::behavior control_plane_actor(cp_actor* self, control_plane_config cfg) {
   };
 }
 
-struct directory_state {
-  caf::actor cluster;
-  caf::timespan read_timeout{};
-  std::map<protocol::control_plane_ref, caf::actor> actors;
-  std::vector<caf::actor> hosts;
-};
-
-using directory_actor = caf::stateful_actor<directory_state>;
-
-caf::actor find_or_spawn(directory_actor* self, const protocol::control_plane_ref& ref) {
-  auto& st = self->state;
-  auto i = st.actors.find(ref);
-  if (i != st.actors.end()) return i->second;
-  auto a = self->spawn<caf::linked>(control_plane_actor, control_plane_config{ref, st.cluster, st.read_timeout});
-  for (auto& h : st.hosts) self->send(a, cp_host_atom::value, h);
-  st.actors.emplace(ref, a);
-  return a;
-}
-
-caf::behavior directory(directory_actor* self, caf::actor cluster, caf::timespan read_timeout) {
-  self->state.cluster = std::move(cluster);
-  self->state.read_timeout = read_timeout;
-  return {
-      [self](cp_lookup_atom, const protocol::control_plane_ref& ref) { return find_or_spawn(self, ref); },
-      [](protocol::ok_atom) {},  // a ControlPlane actor acknowledging a host
-      [self](const protocol::admission_request& req) {
-        self->delegate(find_or_spawn(self, req.control_plane), req);
-      },
-      [self](const protocol::endpoints_request& req) {
-        self->delegate(find_or_spawn(self, req.control_plane), req);
-      },
-      [self](cp_host_atom, const caf::actor& host) {
-        auto& hosts = self->state.hosts;
-        if (std::find(hosts.begin(), hosts.end(), host) != hosts.end()) return protocol::ok_atom::value;
-        hosts.push_back(host);
-        for (auto& [ref, a] : self->state.actors) self->send(a, cp_host_atom::value, host);
-        return protocol::ok_atom::value;
-      },
-  };
-}
-
 }  // namespace
 
 caf::actor spawn_control_plane(caf::actor_system& sys, control_plane_config cfg) {
   return sys.spawn(control_plane_actor, std::move(cfg));
-}
-
-caf::actor spawn_control_plane_directory(caf::actor_system& sys, caf::actor management_cluster,
-                                         caf::timespan read_timeout) {
-  return sys.spawn(directory, std::move(management_cluster), read_timeout);
 }
 
 }  // namespace c5c3::c5c3::controlplane

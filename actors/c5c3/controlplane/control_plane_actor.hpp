@@ -40,13 +40,25 @@ struct control_plane_config {
   protocol::control_plane_ref ref;
   caf::actor management_cluster;  // the cluster actor of the management cluster
   caf::timespan read_timeout = std::chrono::seconds(30);
+  // Subscribe to its namespace's ControlPlanes itself. The directory's
+  // actors do not: the directory's one subscription feeds them.
+  bool subscribe = true;
 };
 
+// It also takes (cp_forget_atom, order) (an order left), (cp_failed_atom,
+// error) (the directory's subscription was refused) and retire_atom (quit).
 caf::actor spawn_control_plane(caf::actor_system& sys, control_plane_config cfg);
 
 // The directory: finds or spawns the actor of a ControlPlane, forwards
 // admission and endpoints requests to it, and registers hosts with every
-// ControlPlane actor (present and future).
+// ControlPlane actor (present and future). Bounded memory:
+// - One subscription to ControlPlanes in every namespace feeds every actor
+//   (the events of its ControlPlane, the synced signal): an order naming a
+//   ControlPlane that does not exist costs no watch of its own.
+// - It monitors the senders of admission requests (the order actors) and
+//   counts the orders per ControlPlane; once no order refers to one (its
+//   order actors died, or moved to another ControlPlane) its actor retires.
+// probe_atom answers a control_plane_directory_probe.
 caf::actor spawn_control_plane_directory(caf::actor_system& sys, caf::actor management_cluster,
                                          caf::timespan read_timeout = std::chrono::seconds(30));
 

@@ -33,22 +33,16 @@ struct keystone_endpoint {
 };
 keystone_endpoint keystone_endpoint_for(const k8s::object& cp, std::string_view cluster);
 
-// splitBrokerEndpoint: host:port (IPv6 in brackets), port 1..65535.
-struct broker_address {
-  std::string host;
-  std::uint16_t port = 0;
-};
-std::optional<broker_address> split_broker_endpoint(std::string_view endpoint);
-
 // The broker for an order on a target cluster: spec.infrastructure.
-// publishedMessagingEndpoint, or the MessagingNotPublished / invalid-value
-// message as the problem.
+// publishedMessagingEndpoint split by the scaffold's split_broker_endpoint
+// (actors/c5c3/scaffold/messaging.hpp), or the MessagingNotPublished /
+// invalid-value message as the problem.
 void published_messaging_endpoint(const k8s::object& cp, std::string_view cluster,
                                   protocol::control_plane_endpoints& out);
 
 // The broker for an order on the management cluster: host and port of the
-// RabbitmqCluster's default-user Secret through the messaging gate
-// (rabbitmqvhost), or the gate's message as the problem. Null: NotFound.
+// RabbitmqCluster's default-user Secret (the scaffold's
+// resolve_in_cluster_broker), or what is missing as the problem. Null: NotFound.
 void in_cluster_messaging_endpoint(const k8s::object& cp, const k8s::object* rabbitmq_cluster,
                                    const k8s::object* default_user_secret,
                                    protocol::control_plane_endpoints& out);

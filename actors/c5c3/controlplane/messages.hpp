@@ -6,6 +6,10 @@
 //   anyone     -> directory : (cp_lookup_atom, control_plane_ref) -> caf::actor
 //                 the ControlPlane actor, spawned on first use
 //   tests      -> ControlPlane actor : probe_atom -> control_plane_probe
+//   tests      -> directory : probe_atom -> control_plane_directory_probe
+//   directory  -> ControlPlane actor : (cp_forget_atom, order_key) an order
+//                 left it; (cp_failed_atom, caf::error) the ControlPlane
+//                 subscription was refused; retire_atom: no order refers to it
 //
 // The directory also forwards admission_request and endpoints_request to the
 // actor of the ControlPlane they name, so orders need only the directory.
@@ -22,6 +26,8 @@ namespace c5c3::c5c3::controlplane {
 
 using protocol::cp_host_atom;
 using cp_lookup_atom = caf::atom_constant<caf::atom("cp_lookup")>;
+using cp_forget_atom = caf::atom_constant<caf::atom("cp_forget")>;
+using cp_failed_atom = caf::atom_constant<caf::atom("cp_failed")>;
 
 struct control_plane_probe {
   bool synced = false;   // the ControlPlane informer's initial list is in
@@ -32,6 +38,14 @@ struct control_plane_probe {
   std::size_t fan_outs = 0;  // control_plane_changed rounds sent
 };
 
+struct control_plane_directory_probe {
+  std::vector<protocol::control_plane_ref> actors;  // ControlPlanes with a live actor
+  std::size_t orders = 0;       // orders (per order actor) that asked for admission
+  std::size_t subscribed = 0;   // 1 once the one ControlPlane subscription is made
+  std::size_t retired = 0;      // actors retired since the start
+};
+
 }  // namespace c5c3::c5c3::controlplane
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::c5c3::controlplane::control_plane_probe)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::c5c3::controlplane::control_plane_directory_probe)

@@ -5,8 +5,6 @@
 #include "actors/c5c3/scaffold/crypto.hpp"
 #include "actors/c5c3/scaffold/order_secret.hpp"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 namespace c5c3::c5c3::rabbitmqvhost {
@@ -41,36 +39,6 @@ transport_url build_transport_url_for_vhost(std::string_view username, std::stri
   return out;
 }
 
-std::optional<broker_endpoint> split_broker_endpoint(std::string_view endpoint) {
-  std::string_view host, port;
-  if (endpoint.starts_with('[')) {
-    auto close = endpoint.find(']');
-    if (close == std::string_view::npos || close + 1 >= endpoint.size() || endpoint[close + 1] != ':')
-      return std::nullopt;
-    host = endpoint.substr(1, close - 1);
-    port = endpoint.substr(close + 2);
-  } else {
-    auto colon = endpoint.rfind(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    host = endpoint.substr(0, colon);
-    port = endpoint.substr(colon + 1);
-    if (host.find(':') != std::string_view::npos) return std::nullopt;  // too many colons
-  }
-  if (host.find_first_of("[]") != std::string_view::npos || port.empty()) return std::nullopt;
-  for (char c : port)
-    if (c < '0' || c > '9') return std::nullopt;
-  std::uint32_t value = 0;
-  auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (ec != std::errc{} || ptr != port.data() + port.size() || value == 0 || value > 65535) return std::nullopt;
-  return broker_endpoint{std::string(host), static_cast<std::int32_t>(value)};
-}
-
-std::string vhost_endpoint(const k8s::object& cp, std::string_view cluster, std::string_view host,
-                           std::int32_t port) {
-  if (cluster.empty()) return join_host_port(host, port);
-  return std::string(cp.get_string({"spec", "infrastructure", "publishedMessagingEndpoint"}));
-}
-
 delivery_plan deliver_credentials(const delivery_snapshot& s) {
   const vhost_order& o = *s.order;
   const k8s::object& cp = *s.control_plane;
@@ -84,21 +52,22 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
     return std::move(p);
   };
 
-  // 1. The broker address for the order's cluster.
-  std::string endpoint = vhost_endpoint(cp, o.ref.cluster, s.in_cluster_host, s.in_cluster_port);
-  if (endpoint.empty())
-    return fail(reason_messaging_not_published,
-                fmt::format("the order lives on {}, which cannot reach the in-cluster RabbitMQ Service {}; set "
-                            "spec.infrastructure.publishedMessagingEndpoint on ControlPlane {}/{}",
-                            o.ref.location(), s.in_cluster_host, cp_ns, cp.name()),
-                std::nullopt);
-  auto broker = split_broker_endpoint(endpoint);
-  if (!broker)
+  // 1. The broker address for the order's cluster (rabbitMQVhostEndpoint):
+  // in-cluster on the management cluster, published elsewhere.
+  broker_address broker{s.in_cluster_host, s.in_cluster_port};
+  if (!o.ref.cluster.empty()) {
+    auto published = published_broker_endpoint(cp, o.ref.cluster, s.in_cluster_host);
+    if (published.problem == published_problem::not_published)
+      return fail(reason_messaging_not_published, std::move(published.message), std::nullopt);
+    if (published.problem == published_problem::invalid)
+      return fail(reason_delivery_error, std::move(published.message), std::nullopt);
+    broker = std::move(published.address);
+  } else if (broker.port <= 0 || broker.port > 65535) {
     return fail(reason_delivery_error,
-                fmt::format("spec.infrastructure.publishedMessagingEndpoint \"{}\" of ControlPlane {}/{} is not a "
-                            "host and a port between 1 and 65535",
-                            endpoint, cp_ns, cp.name()),
+                fmt::format("the in-cluster broker of ControlPlane {}/{} has no port between 1 and 65535", cp_ns,
+                            cp.name()),
                 std::nullopt);
+  }
 
   // 2. The password of the live generation.
   const std::int64_t gen = p.status.password_generation;
@@ -113,10 +82,10 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
 
   // 3. The transport URL and the source Secret with the six keys.
   const std::string username = n.broker_user(gen);
-  auto url = build_transport_url_for_vhost(username, password, broker->host, broker->port, n.vhost());
+  auto url = build_transport_url_for_vhost(username, password, broker.host, broker.port, n.vhost());
   std::map<std::string, std::string> data{
-      {std::string(key_transport_url), url.url},  {std::string(key_host), broker->host},
-      {std::string(key_port), std::to_string(broker->port)}, {std::string(key_username), username},
+      {std::string(key_transport_url), url.url},  {std::string(key_host), broker.host},
+      {std::string(key_port), std::to_string(broker.port)}, {std::string(key_username), username},
       {std::string(key_password), password},      {std::string(key_vhost), n.vhost()}};
   // 4-5. The source Secret, the PushSecret stamped with the URL's hash, and
   // the Secret beside the order.
@@ -146,8 +115,8 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
   const k8s::object_key delivered_key = in.delivered_key;
 
   // 6. Delivered.
-  p.status.host = broker->host;
-  p.status.port = broker->port;
+  p.status.host = broker.host;
+  p.status.port = broker.port;
   p.status.secret_name = delivered_key.name;
   p.status.secret_keys.assign(secret_keys.begin(), secret_keys.end());
   p.delivery_ready = make_condition(

@@ -7,6 +7,7 @@
 #include "actors/c5c3/rabbitmqvhost/provision.hpp"
 #include "actors/c5c3/rabbitmqvhost/spec.hpp"
 #include "actors/c5c3/scaffold/child_write.hpp"
+#include "actors/c5c3/scaffold/messaging.hpp"
 #include "k8s/object.hpp"
 
 #include <cstdint>
@@ -31,18 +32,7 @@ transport_url build_transport_url_for_vhost(std::string_view username, std::stri
 
 // net.JoinHostPort.
 std::string join_host_port(std::string_view host, std::int32_t port);
-// splitBrokerEndpoint: net.SplitHostPort and a port between 1 and 65535.
-struct broker_endpoint {
-  std::string host;
-  std::int32_t port = 0;
-};
-std::optional<broker_endpoint> split_broker_endpoint(std::string_view endpoint);
-
-// rabbitMQVhostEndpoint: the in-cluster host:port on the management cluster,
-// the ControlPlane's spec.infrastructure.publishedMessagingEndpoint elsewhere
-// ("" when it publishes none).
-std::string vhost_endpoint(const k8s::object& control_plane, std::string_view cluster, std::string_view host,
-                           std::int32_t port);
+// splitBrokerEndpoint: split_broker_endpoint in actors/c5c3/scaffold/messaging.hpp.
 
 struct delivery_snapshot {
   const vhost_order* order = nullptr;

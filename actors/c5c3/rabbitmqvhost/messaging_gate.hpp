@@ -5,6 +5,7 @@
 #pragma once
 
 #include "actors/c5c3/scaffold/admission.hpp"
+#include "actors/c5c3/scaffold/messaging.hpp"
 #include "k8s/object.hpp"
 
 #include <cstdint>
@@ -26,16 +27,14 @@ struct messaging_gate_result {
   std::string cluster_name;  // spec.infrastructure.messaging.clusterRef.name
 };
 
-// The RabbitmqCluster the ControlPlane names (clusterRef), when it names one.
-std::optional<k8s::object_key> messaging_cluster_key(const k8s::object& control_plane);
-// The default-user Secret the RabbitmqCluster reports
-// (status.defaultUser.secretReference; its namespace defaults to the
-// cluster's), when it reports one.
-std::optional<k8s::object_key> default_user_secret_key(const k8s::object& rabbitmq_cluster);
+// The scaffold's (actors/c5c3/scaffold/messaging.hpp), named here too.
+using ::c5c3::c5c3::default_user_secret_key;
+using ::c5c3::c5c3::messaging_cluster_key;
 
 // MessagingNotDeclared and MessagingNotManaged ask for no requeue of their
 // own; WaitingForMessagingCredentials and WaitingForMessaging come back after
-// 10 s.
+// 10 s (the waits are the scaffold's resolve_in_cluster_broker; a port that
+// is not a number reads VhostError).
 messaging_gate_result messaging_gate(const messaging_snapshot& s);
 
 }  // namespace c5c3::c5c3::rabbitmqvhost

@@ -1,0 +1,41 @@
+// Log lines a k8s::log::logger wrote, for tests: a sink that keeps them
+// (thread-safe) and a count of the lines holding given substrings.
+#pragma once
+
+#include "k8s/log.hpp"
+
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace c5c3::testing {
+
+struct captured_log {
+  std::mutex mu;
+  std::vector<std::string> lines;
+
+  k8s::log::sink_fn sink() {
+    return [this](std::string_view l) {
+      std::lock_guard<std::mutex> g(mu);
+      lines.emplace_back(l);
+    };
+  }
+  // Lines holding every one of `needles`.
+  int count(std::initializer_list<std::string> needles) {
+    std::lock_guard<std::mutex> g(mu);
+    int n = 0;
+    for (const auto& l : lines) {
+      bool all = true;
+      for (const auto& x : needles) all = all && l.find(x) != std::string::npos;
+      n += all;
+    }
+    return n;
+  }
+  std::size_t size() {
+    std::lock_guard<std::mutex> g(mu);
+    return lines.size();
+  }
+};
+
+}  // namespace c5c3::testing

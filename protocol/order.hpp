@@ -163,12 +163,15 @@ struct host_probe {
   std::uint64_t retired = 0;
   std::uint64_t filtered = 0;  // order updates the predicate did not pass
   std::uint64_t unrouted = 0;  // child events that mapped to no known order
+  // Wake-ups sent through the index of what the orders name (a user change
+  // waking the assignments that name it).
+  std::uint64_t referenced_wakes = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, host_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::host_probe"), x.live, x.retiring, x.spawned,
-           x.retired, x.filtered, x.unrouted);
+           x.retired, x.filtered, x.unrouted, x.referenced_wakes);
 }
 
 }  // namespace c5c3::protocol

@@ -1,7 +1,9 @@
 #include "actors/operator/kinds.hpp"
 
 #include "actors/c5c3/keystoneapplicationcredential/kind.hpp"
+#include "actors/c5c3/keystonecatalogentry/kind.hpp"
 #include "actors/c5c3/keystoneproject/kind.hpp"
+#include "actors/c5c3/keystoneroleassignment/kind.hpp"
 #include "actors/c5c3/keystoneuser/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/monitoring/controllers.hpp"
@@ -39,6 +41,12 @@ std::vector<kind_plug> operator_kinds() {
                    }});
   kinds.push_back({"keystoneproject", [](kind_context& ctx) {
                      return ::c5c3::c5c3::keystoneproject::spawn_host(ctx.sys, host_options(ctx));
+                   }});
+  kinds.push_back({"keystoneroleassignment", [](kind_context& ctx) {
+                     return ::c5c3::c5c3::keystoneroleassignment::spawn_host(ctx.sys, host_options(ctx));
+                   }});
+  kinds.push_back({"keystonecatalogentry", [](kind_context& ctx) {
+                     return ::c5c3::c5c3::keystonecatalogentry::spawn_host(ctx.sys, host_options(ctx));
                    }});
   kinds.push_back({"keystoneapplicationcredential", [](kind_context& ctx) {
                      return ::c5c3::c5c3::keystoneapplicationcredential::spawn_host(ctx.sys, host_options(ctx));

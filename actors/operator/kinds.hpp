@@ -50,8 +50,9 @@ struct kind_plug {
 };
 
 // The kinds the binary runs: rabbitmqvhost, keystoneuser, keystoneproject,
-// keystoneapplicationcredential (actors/c5c3/<kind>/kind.hpp) in the orders
-// group; the monitoring controllers (actors/monitoring/controllers.hpp).
+// keystoneroleassignment, keystonecatalogentry, keystoneapplicationcredential
+// (actors/c5c3/<kind>/kind.hpp) in the orders group; the monitoring
+// controllers (actors/monitoring/controllers.hpp).
 std::vector<kind_plug> operator_kinds();
 
 // A controller's metrics in `reg`, with max_concurrent_reconciles set to n.

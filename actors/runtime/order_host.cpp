@@ -3,6 +3,7 @@
 #include "actors/runtime/mailbox_depth.hpp"
 
 #include "actors/runtime/predicate.hpp"
+#include "actors/runtime/reference_index.hpp"
 #include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
@@ -36,13 +37,13 @@ struct host_state {
   std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
   std::map<order_key, entry> orders;
   std::map<caf::actor_addr, order_key> by_addr;
-  // cfg.references[i]: the object an order names (cluster, namespace, name)
-  // -> the orders naming it.
-  std::vector<std::map<order_key, std::set<order_key>>> named_by;
+  // cfg.references: what an order names -> the orders naming it.
+  reference_index named_by;
   std::uint64_t spawned = 0;
   std::uint64_t retired = 0;
   std::uint64_t filtered = 0;
   std::uint64_t unrouted = 0;
+  std::uint64_t referenced_wakes = 0;
   bool stopping = false;
   std::vector<caf::response_promise> stop_waiters;
 
@@ -67,36 +68,17 @@ struct host_state {
            (!order_selector || order_selector->matches(o));
   }
 
-  // The index of cfg.references: `key` names what `obj` names (nothing when
-  // obj is empty, the order gone).
-  void index(const order_key& key, const k8s::object& before, const k8s::object& obj) {
-    named_by.resize(cfg.references.size());
-    for (std::size_t i = 0; i < cfg.references.size(); ++i) {
-      auto named = [&](const k8s::object& o) -> std::optional<order_key> {
-        auto v = o ? string_at(o, cfg.references[i].path) : std::string_view{};
-        if (v.empty()) return std::nullopt;
-        return order_key{key.cluster, key.namespace_, std::string(v)};
-      };
-      auto was = named(before);
-      auto now = named(obj);
-      if (was == now) continue;
-      if (was) {
-        auto it = named_by[i].find(*was);
-        if (it != named_by[i].end() && (it->second.erase(key), it->second.empty())) named_by[i].erase(it);
-      }
-      if (now) named_by[i][*now].insert(key);
-    }
-  }
-
-  // Wakes the orders naming `obj` (of a referenced kind) on `cluster`.
-  bool wake_referencing(const k8s::object& obj, const std::string& cluster) {
+  // The orders naming `obj` (of a referenced kind) on `cluster`; `old` the
+  // previous version of a modification; `self_key` an order of this kind
+  // whose own event it is.
+  bool wake_referencing(const k8s::object& obj, const k8s::object& old, const std::string& cluster,
+                        const order_key* self_key = nullptr) {
     bool routed = false;
-    for (std::size_t i = 0; i < cfg.references.size() && i < named_by.size(); ++i) {
-      const auto& ref = cfg.references[i];
-      if (obj.kind() != ref.gvk.kind || obj.gvk().group != ref.gvk.group) continue;
-      auto it = named_by[i].find(order_key{cluster, std::string(obj.namespace_()), std::string(obj.name())});
-      if (it == named_by[i].end()) continue;
-      for (const auto& key : it->second) routed = wake(key) || routed;
+    for (const auto& key : named_by.woken_by(obj, old, cluster, self_key)) {
+      if (wake(key)) {
+        routed = true;
+        ++referenced_wakes;
+      }
     }
     return routed;
   }
@@ -112,7 +94,7 @@ struct host_state {
     self->monitor(a);
     by_addr[a.address()] = key;
     auto prior = orders.find(key);
-    index(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
+    named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
     orders[key] = entry{a, obj, false, std::nullopt};
     ++spawned;
     self->send(a, protocol::order_update{obj, true});
@@ -122,6 +104,7 @@ struct host_state {
     order_key key{ev.cluster, std::string(ev.obj.namespace_()), std::string(ev.obj.name())};
     auto i = orders.find(key);
     if (ev.type == protocol::event_type::deleted) {
+      if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
       if (i == orders.end()) return;
       i->second.respawn.reset();
       if (!i->second.retiring) {
@@ -133,6 +116,7 @@ struct host_state {
     if (stopping) return;
     if (i == orders.end()) {
       spawn(key, ev.obj);
+      if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
       return;
     }
     auto& e = i->second;
@@ -142,9 +126,12 @@ struct host_state {
     }
     bool wake = cr_update_predicate(e.last, ev.obj);
     if (!wake) ++filtered;
-    index(key, e.last, ev.obj);
+    named_by.update(key, e.last, ev.obj);
+    auto before = e.last;
     e.last = ev.obj;
     self->send(e.actor, protocol::order_update{ev.obj, wake});
+    // An order of this kind named by its peers (a duplicate assignment).
+    if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
   }
 
   bool wake(const order_key& key) {
@@ -182,7 +169,9 @@ struct host_state {
   void on_child_event(const protocol::object_event& ev) {
     auto now = order_of_event_object(ev.obj, ev.cluster);
     bool routed = now && wake(*now);
-    routed = wake_referencing(ev.obj, ev.cluster) || routed;
+    routed = wake_referencing(ev.obj, ev.type == protocol::event_type::modified ? ev.old : k8s::object{},
+                              ev.cluster) ||
+             routed;
     if (ev.old) {
       auto before = order_of_event_object(ev.old, ev.cluster);
       if (before && before != now) routed = wake(*before) || routed;
@@ -212,7 +201,7 @@ struct host_state {
     auto i = orders.find(key);
     if (i == orders.end() || i->second.actor.address() != dm.source) return;
     auto e = std::move(i->second);
-    index(key, e.last, {});
+    named_by.update(key, e.last, {});
     orders.erase(i);
     if (e.retiring) ++retired;
     if (!stopping) {
@@ -238,6 +227,7 @@ struct host_state {
     p.retired = retired;
     p.filtered = filtered;
     p.unrouted = unrouted;
+    p.referenced_wakes = referenced_wakes;
     return p;
   }
 };
@@ -247,6 +237,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   self->state.cfg = std::move(cfg);
   if (!self->state.cfg.order_selector.empty())
     self->state.order_selector = k8s::label_selector::parse(self->state.cfg.order_selector);
+  self->state.named_by = reference_index(self->state.cfg.references);
   if (auto* mm = self->state.m())
     mm->max_concurrent_reconciles.set(self->state.cfg.max_concurrent_reconciles);
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });

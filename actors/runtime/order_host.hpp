@@ -15,9 +15,13 @@
 //                           order the field names, in the object's namespace on
 //                           the event's cluster (old and new versions both).
 //                           of a referenced kind (cfg.references): every order
-//                           of this kind whose field names the object, through
-//                           the host's index of its orders by that field (no
-//                           scan of the orders).
+//                           of this kind whose field names the object (or
+//                           shares its fields), through the host's index of
+//                           its orders (reference_index.hpp; no scan of the
+//                           orders), an update only when the reference's
+//                           filter passes it. The order kind itself may be
+//                           one (an assignment's peers of the same user,
+//                           project and role): its own events wake the others.
 //                           of a kind with a wake rule (cfg.wakes): also
 //                           every order of the event's cluster whose latest
 //                           object the rule relates to it (old and new; a scan).
@@ -61,8 +65,9 @@ struct order_host_config {
   std::vector<reference_field> referenced_by;
   // Kinds this kind's orders name by a field (a KeystoneRoleAssignment's
   // spec.userRef.name names a KeystoneUser in the order's namespace, on its
-  // cluster): `gvk` is the named kind, `path` the field of the order. An event
-  // of one wakes the orders that name it.
+  // cluster): `gvk` is the named kind, `path` the field of the order (or
+  // `shared` fields on both sides). An event of one wakes the orders that name
+  // it; `passes` filters its updates.
   std::vector<reference_field> references;
   pass_factory make_pass;
   caf::actor limiter;  // shared by all hosts; invalid: no limit

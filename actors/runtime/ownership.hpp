@@ -60,9 +60,20 @@ struct wake_rule {
 // namespace, on its own cluster): an event of such an object wakes the order
 // it names (referenced_by). No index is needed in this direction: the name is
 // in the event.
+//
+// In the other direction (kind_declaration::references) an order names an
+// object of another kind: `path` is the order's field holding the object's
+// name, or, with `shared` set, the order and the object hold the same
+// strings at each path of `shared` (a compound key: a credential order and
+// the assignments of its user and project), and `path` is not read.
+// `passes` filters the object's updates (old, new) that wake; an addition or
+// a deletion always wakes. Null: every event.
+using update_filter = std::function<bool(const k8s::object& old, const k8s::object& now)>;
 struct reference_field {
   k8s::gvk gvk;                    // group and kind compared; any version
   std::vector<std::string> path;   // e.g. {"spec", "userRef", "name"}
+  std::vector<std::vector<std::string>> shared = {};
+  update_filter passes = {};
 };
 
 // The string at `path` in `obj` ("" when absent or not a string).

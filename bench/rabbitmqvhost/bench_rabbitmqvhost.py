@@ -1,8 +1,17 @@
 #!/usr/bin/python3
-"""N orders of one kind created at once against the emulator and the simulated world (issues 7 and 12, Measure).
+"""N orders of one kind created at once against the emulator and the simulated world (issues 7, 12, 13, Measure).
 
---kind rabbitmqvhost (default), keystoneuser or keystoneproject; the Keystone kinds need the simulated K-ORC
-and its in-memory identity service in `c5c3-sim world`.
+--kind rabbitmqvhost (default), keystoneuser, keystoneproject, keystoneroleassignment, keystonecatalogentry,
+mixed or wakeups; the Keystone kinds need the simulated K-ORC and its in-memory identity service in
+`c5c3-sim world`.
+  keystoneroleassignment: N assignments of `member` over ceil(sqrt(N)) users and as many projects (each pair
+      once), the users and projects created and Ready first (not counted).
+  keystonecatalogentry: N catalog entries (a public and an internal endpoint each); the sample ControlPlane
+      allows them in tenant-a.
+  mixed: N users, N projects, N assignments (user i on project i) and N/10 catalog entries at once.
+  wakeups: as keystoneroleassignment, then one user's spec changes (passwordGeneration 2): the assignment
+      passes that change causes (controller_runtime_reconcile_total of keystoneroleassignment) against the
+      number of assignments naming that user.
 
 Runs c5c3-sim apiserver, c5c3-sim world (in-memory broker and OpenBao) and c5c3-operator as separate
 processes, creates N orders in one go, and prints:
@@ -13,36 +22,140 @@ processes, creates N orders in one go, and prints:
   - CPU seconds of each process during the convergence.
 
 Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
+       (for mixed, N is the number of each Keystone kind but the catalog entries)
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
 import os
+import re
+import socket
 import subprocess
 import sys
 import tempfile
 import time
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
+import urllib.request
 
 from kubernetes import client, config
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def rss_kib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def requests_by_method(metrics_url):
+    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'rest_client_requests_total\{([^}]*)\} ([0-9.e+]+)', line)
+        if not m:
+            continue
+        method = re.search(r'method="([^"]*)"', m.group(1)).group(1)
+        out[method] = out.get(method, 0) + float(m.group(2))
+    return out
+
+
+def diff(a, b):
+    keys = sorted(set(a) | set(b))
+    return {k: b.get(k, 0) - a.get(k, 0) for k in keys}
+
+
+def wait_for(probe, what, limit):
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        if probe():
+            return
+        time.sleep(0.2)
+    sys.exit(f"timed out waiting for {what}")
 
 
 KINDS = {"rabbitmqvhost": ("RabbitMQVhost", "rabbitmqvhosts"),
          "keystoneuser": ("KeystoneUser", "keystoneusers"),
-         "keystoneproject": ("KeystoneProject", "keystoneprojects")}
+         "keystoneproject": ("KeystoneProject", "keystoneprojects"),
+         "keystoneroleassignment": ("KeystoneRoleAssignment", "keystoneroleassignments"),
+         "keystonecatalogentry": ("KeystoneCatalogEntry", "keystonecatalogentries")}
+WORKLOADS = ["mixed", "wakeups"]
 
 
-def order_yaml(kind, i):
-    return (f"apiVersion: c5c3.io/v1alpha1\nkind: {KINDS[kind][0]}\nmetadata:\n  name: bench-{i:05d}\n"
-            f"  namespace: tenant-a\nspec:\n  controlPlaneRef:\n    name: cp\n    namespace: openstack\n")
+def order_yaml(kind, name, extra=""):
+    return (f"apiVersion: c5c3.io/v1alpha1\nkind: {KINDS[kind][0]}\nmetadata:\n  name: {name}\n"
+            f"  namespace: tenant-a\nspec:\n  controlPlaneRef:\n    name: cp\n    namespace: openstack\n{extra}")
+
+
+def assignment_yaml(name, user, project):
+    return order_yaml("keystoneroleassignment", name,
+                      f"  userRef:\n    name: {user}\n  projectRef:\n    name: {project}\n  role: member\n")
+
+
+def catalog_yaml(name):
+    return order_yaml("keystonecatalogentry", name,
+                      f"  serviceType: {name}\n  endpoints:\n  - interface: public\n    url: https://{name}.example.test\n"
+                      f"  - interface: internal\n    url: http://{name}.openstack.svc:8080\n")
+
+
+def side(n):
+    """Users (and projects) for n assignments, each (user, project) pair once."""
+    s = 1
+    while s * s < n:
+        s += 1
+    return s
+
+
+def workload(kind, n):
+    """(setup orders, measured orders): lists of (kind, yaml)."""
+    if kind in KINDS and kind not in ("keystoneroleassignment", "keystonecatalogentry"):
+        return [], [(kind, order_yaml(kind, f"bench-{i:05d}")) for i in range(n)]
+    if kind == "keystonecatalogentry":
+        return [], [(kind, catalog_yaml(f"bench-{i:05d}")) for i in range(n)]
+    if kind == "mixed":
+        out = []
+        for i in range(n):
+            out.append(("keystoneuser", order_yaml("keystoneuser", f"bench-u-{i:05d}")))
+            out.append(("keystoneproject", order_yaml("keystoneproject", f"bench-p-{i:05d}")))
+            out.append(("keystoneroleassignment",
+                        assignment_yaml(f"bench-ra-{i:05d}", f"bench-u-{i:05d}", f"bench-p-{i:05d}")))
+        out += [("keystonecatalogentry", catalog_yaml(f"bench-c-{i:05d}")) for i in range(max(1, n // 10))]
+        return [], out
+    s = side(n)  # keystoneroleassignment, wakeups
+    setup = [("keystoneuser", order_yaml("keystoneuser", f"bench-u-{i:05d}")) for i in range(s)]
+    setup += [("keystoneproject", order_yaml("keystoneproject", f"bench-p-{i:05d}")) for i in range(s)]
+    measured = [("keystoneroleassignment",
+                 assignment_yaml(f"bench-ra-{i:05d}", f"bench-u-{i % s:05d}", f"bench-p-{i // s:05d}"))
+                for i in range(n)]
+    return setup, measured
+
+
+def reconciles(metrics_url, controller):
+    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
+    total = 0.0
+    for line in text.splitlines():
+        m = re.match(r'controller_runtime_reconcile_total\{([^}]*)\} ([0-9.e+]+)', line)
+        if m and f'controller="{controller}"' in m.group(1):
+            total += float(m.group(2))
+    return total
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--kind", choices=sorted(KINDS), default="rabbitmqvhost")
+    ap.add_argument("--kind", choices=sorted(KINDS) + WORKLOADS, default="rabbitmqvhost")
     ap.add_argument("--orders", type=int, default=1000)
     ap.add_argument("--steady", type=int, default=60)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
@@ -87,24 +200,90 @@ def main():
         config.load_kube_config(config_file=kubeconfig)
         api = client.CustomObjectsApi()
 
-        orders_file = os.path.join(work, "orders.yaml")
-        with open(orders_file, "w") as f:
-            f.write("---\n".join(order_yaml(a.kind, i) for i in range(a.orders)))
-        def all_ready():
-            items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[a.kind][1])["items"]
-            ready = sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
-                        if c["type"] == "Ready" and c["status"] == "True")
-            return ready >= a.orders
+        def create(batch, name):
+            path = os.path.join(work, name + ".yaml")
+            with open(path, "w") as f:
+                f.write("---\n".join(y for _, y in batch))
+            subprocess.run(kubectl + ["create", "-f", path], check=True, capture_output=True)
 
-        r = settle(procs, procs["operator"].pid, metrics,
-                   lambda: subprocess.run(kubectl + ["create", "-f", orders_file], check=True, capture_output=True),
-                   all_ready, f"{a.orders} orders Ready", a.steady)
-        print(f"orders                                  {a.orders} {KINDS[a.kind][0]}")
-        print(f"kubectl create of all orders            {r['created']:.1f} s")
-        print(f"seconds until all Ready                 {r['settled']:.1f} s")
-        print_settled(r, a.orders, "order", a.steady)
+        def ready_count(kinds):
+            n = 0
+            for k in kinds:
+                items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[k][1])["items"]
+                n += sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
+                         if c["type"] == "Ready" and c["status"] == "True")
+            return n
+
+        setup, measured = workload(a.kind, a.orders)
+        if setup:
+            create(setup, "setup")
+            wait_for(lambda: ready_count({k for k, _ in setup}) >= len(setup), f"{len(setup)} setup orders Ready", 3600)
+            time.sleep(2)
+        kinds = sorted({k for k, _ in measured})
+        op = procs["operator"].pid
+        rss0 = rss_kib(op)
+        cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+        req0 = requests_by_method(metrics)
+        t0 = time.time()
+        create(measured, "orders")
+        created = time.time() - t0
+        total = len(measured)
+
+        def all_ready():
+            return ready_count(kinds) >= total
+
+        wait_for(all_ready, f"{total} orders Ready", 3600)
+        converged = time.time() - t0
+        req1 = requests_by_method(metrics)
+        cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+        rss1 = rss_kib(op)
+        time.sleep(a.steady)
+        req2 = requests_by_method(metrics)
+
+        conv = diff(req0, req1)
+        steady = diff(req1, req2)
+        print(f"orders                                  {total} "
+              + ", ".join(f"{sum(1 for k, _ in measured if k == kk)} {KINDS[kk][0]}" for kk in kinds)
+              + (f" (after {len(setup)} users and projects)" if setup else ""))
+        print(f"kubectl create of all orders            {created:.1f} s")
+        print(f"seconds until all Ready                 {converged:.1f} s")
+        print(f"operator requests per order (converge)  {sum(conv.values()) / total:.2f}  "
+              + ", ".join(f"{k} {v / total:.2f}" for k, v in conv.items() if v))
+        print(f"operator requests in {a.steady} s steady state   {int(sum(steady.values()))}  "
+              + ", ".join(f"{k} {int(v)}" for k, v in steady.items() if v))
+        print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
+              f"{(rss1 - rss0) / total:.1f} KiB per order")
+        print("CPU seconds during convergence          "
+              + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
+        if a.kind == "wakeups":
+            s = side(a.orders)
+            user = "bench-u-00007"
+            naming = sum(1 for i in range(a.orders) if i % s == 7)
+            before = reconciles(metrics, "keystoneroleassignment")
+            api.patch_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", "keystoneusers", user,
+                                               {"spec": {"passwordGeneration": 2}})
+
+            def rotated():
+                o = api.get_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", "keystoneusers", user)
+                st = o.get("status") or {}
+                return st.get("passwordGeneration") == 2 and any(
+                    c["type"] == "Ready" and c["status"] == "True" for c in st.get("conditions") or [])
+
+            wait_for(rotated, f"{user} rotated", 600)
+            time.sleep(10)  # the last status write's events delivered
+            passes = reconciles(metrics, "keystoneroleassignment") - before
+            print(f"one user's spec change at {a.orders} assignments: {int(passes)} assignment passes "
+                  f"({naming} assignments name {user}; {a.orders - naming} do not)")
     finally:
-        stop(procs, work)
+        for p in procs.values():
+            p.terminate()
+        for p in procs.values():
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        print(f"logs in {work}")
+
 
 if __name__ == "__main__":
     main()

@@ -1,8 +1,12 @@
 #include "tests/c5c3/keystone_converge.hpp"
 
+#include "actors/c5c3/korc/children.hpp"
+#include "actors/c5c3/korc/outcome.hpp"
 #include "k8s/patch.hpp"
 
 namespace c5c3::test {
+
+namespace korc = ::c5c3::c5c3::korc;
 
 void keystone_world::put(object o) {
   auto b = o.edit();
@@ -57,6 +61,45 @@ object keystone_world::apply(const orders::child_write& w) {
   return *get(w.kind(), w.body.namespace_(), w.name());
 }
 
+std::optional<object> keystone_world::catalog_step(const object& o) const {
+  const std::string kind(o.kind());
+  const bool managed = o.get_string({"spec", "managementPolicy"}) == "managed";
+  auto filter = [&](std::string_view f) { return std::string(o.get_string({"spec", "import", "filter", f})); };
+  auto resource = [&](std::string_view f) { return std::string(o.get_string({"spec", "resource", f})); };
+  auto ready_id = [&](std::string_view ref_kind, const std::string& name) -> std::string {
+    const auto* r = get(ref_kind, o.namespace_(), name);
+    return r && korc::available_up_to_date(*r) ? korc::status_id(*r) : "";
+  };
+  if (!managed) {
+    bool held = false;
+    std::string id;
+    if (kind == "Role") held = keystone_roles.contains(filter("name")), id = "id-role-" + filter("name");
+    if (kind == "Region") held = keystone_regions.contains(filter("name")), id = filter("name");
+    if (kind == "Service")
+      held = keystone_services.contains({filter("name"), filter("type")}), id = "id-svc-" + filter("name");
+    return held ? korc_available(o, id) : korc_created_externally(o);
+  }
+  if (kind == "Service") return korc_available(o, "id-svc-" + resource("name"), o.generation());
+  if (kind == "Endpoint") {
+    auto svc = ready_id("Service", resource("serviceRef"));
+    auto region = ready_id("Region", resource("regionRef"));
+    if (svc.empty() || region.empty()) return korc_pending(o, "Waiting for Service and Region to be ready");
+    return korc_available(o, "id-ep-" + resource("interface") + "-" + svc, o.generation());
+  }
+  if (kind == "RoleAssignment") {
+    auto role = ready_id("Role", resource("roleRef"));
+    auto user = ready_id("User", resource("userRef"));
+    auto project = ready_id("Project", resource("projectRef"));
+    if (role.empty() || user.empty() || project.empty())
+      return korc_pending(o, "Waiting for Role, User and Project to be ready");
+    auto next = korc_available(o, "", o.generation());
+    next = korc_resource(next, "roleID", role);
+    next = korc_resource(next, "userID", user);
+    return korc_resource(next, "projectID", project);
+  }
+  return std::nullopt;
+}
+
 void keystone_world::controllers_step() {
   std::vector<object> changed;
   for (auto& [k, o] : objects) {
@@ -82,6 +125,11 @@ void keystone_world::controllers_step() {
         if (auto e = o.get_string({"spec", "resource", "expiresAt"}); !e.empty()) next = korc_resource(next, "expiresAt", e);
         changed.push_back(next);
       }
+    } else if (kind == "Role" || kind == "Region" || kind == "Service" || kind == "Endpoint" ||
+               kind == "RoleAssignment") {
+      if (auto next = catalog_step(o); next && (!o.get({"status"}) || k8s::to_json(*next->get({"status"})) !=
+                                                                           k8s::to_json(*o.get({"status"}))))
+        changed.push_back(*next);
     } else if (kind == "PushSecret") {
       std::optional<std::string> hash;
       for (const auto& [key, value] : o.annotations())

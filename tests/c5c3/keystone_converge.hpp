@@ -2,7 +2,9 @@
 // convergence tests: the writes of a plan applied to an in-memory store, then
 // K-ORC (managed Users and Projects Available with an id and the applied
 // password; an unmanaged import Available when Keystone holds the name, else
-// waiting to be created externally) and External Secrets (a stamped
+// waiting to be created externally; Roles and Regions imported, Services and
+// Endpoints managed or probed, RoleAssignments Available once what they
+// reference is) and External Secrets (a stamped
 // PushSecret pushed) take a step. No actor, no socket.
 #pragma once
 
@@ -12,6 +14,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -24,6 +27,9 @@ struct keystone_world {
   std::map<key, object> objects;
   std::set<std::string> keystone_users{"admin"};  // names Keystone holds
   std::set<std::string> keystone_projects{"admin"};
+  std::set<std::string> keystone_roles{"admin", "member", "reader"};
+  std::set<std::pair<std::string, std::string>> keystone_services;  // name, type
+  std::set<std::string> keystone_regions{"RegionOne"};
   int creates = 0;
   int rv = 1;
 
@@ -36,6 +42,9 @@ struct keystone_world {
   object apply(const orders::child_write& w);
   // K-ORC and ESO react to what is stored.
   void controllers_step();
+  // K-ORC's next status of a Role, Region, Service, Endpoint or
+  // RoleAssignment (nullopt: another kind).
+  std::optional<object> catalog_step(const object& o) const;
 };
 
 // Passes of `plan` on `order` against `w`: each pass's writes applied, its

@@ -49,7 +49,7 @@ object keystone_control_plane(bool admin_ready, std::string_view keystone_json) 
     "spec":{{"region":"RegionOne","secretStoreRef":{{"kind":"SecretStore","name":"openbao-tenant-store"}},
              "services":{{"keystone":{}}},
              "korc":{{"adminCredential":{{"domainName":"Default","cloudCredentialsRef":{{"secretName":"k-orc-clouds-yaml","cloudName":"admin"}}}}}},
-             "namespaceAssignments":[{{"namespace":"tenant-a"}},
+             "namespaceAssignments":[{{"namespace":"tenant-a","allowedRoles":["member","reader"],"allowCatalogEntries":true}},
                                      {{"namespace":"tenant-a","targetClusterRef":{{"name":"edge-1"}}}}]}},
     "status":{{"conditions":[{{"type":"AdminCredentialReady","status":"{}","reason":"R","message":"",
                                "lastTransitionTime":"2026-12-01T00:00:00Z"}}]}}}})",
@@ -76,6 +76,59 @@ object keystone_application_credential_object(std::string_view name, std::string
                           user, project, spec_json.empty() ? "" : ",", spec_json);
   return order_object("KeystoneApplicationCredential", "c5c3.io/keystoneapplicationcredential-teardown", name, spec,
                       status_json, finalizer, generation);
+}
+
+object keystone_role_assignment_object(std::string_view name, std::string_view spec_json,
+                                       std::string_view status_json, bool finalizer, std::string_view created) {
+  std::string spec = spec_json.empty() ? R"({"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
+                                         R"("userRef":{"name":"alice"},"projectRef":{"name":"team"},"role":"member"})"
+                                       : std::string(spec_json);
+  auto o = order_object("KeystoneRoleAssignment", "c5c3.io/keystoneroleassignment-teardown", name, spec, status_json,
+                        finalizer, 1);
+  auto b = o.edit();
+  b.set_string({"metadata", "creationTimestamp"}, created);
+  return std::move(b).freeze();
+}
+
+object keystone_catalog_entry_object(std::string_view name, std::string_view spec_json, std::string_view status_json,
+                                     bool finalizer, std::int64_t generation) {
+  std::string spec = spec_json.empty() ? R"({"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
+                                         R"("serviceType":"dns","serviceName":"designate",)"
+                                         R"("endpoints":[{"interface":"public","url":"https://dns.example.test/v2"}]})"
+                                       : std::string(spec_json);
+  return order_object("KeystoneCatalogEntry", "c5c3.io/keystonecatalogentry-teardown", name, spec, status_json,
+                      finalizer, generation);
+}
+
+object with_assignments(const object& cp, std::string_view assignments_json) {
+  auto b = cp.edit();
+  auto doc = parse(fmt::format(R"({{"a":{}}})", assignments_json));
+  b.set({"spec", "namespaceAssignments"}, k8s::copy_json(*doc.get({"a"}), b.alloc()));
+  return std::move(b).freeze();
+}
+
+namespace {
+
+object referenced(std::string_view kind, std::string_view type, std::string_view name, bool ready,
+                  std::string_view cp_name) {
+  const auto status = ready ? "True" : "False";
+  const auto reason = ready ? "Provisioned" : (kind == "KeystoneUser" ? "WaitingForUser" : "WaitingForProject");
+  return parse(fmt::format(R"({{"apiVersion":"c5c3.io/v1alpha1","kind":"{}",
+    "metadata":{{"name":"{}","namespace":"tenant-a","generation":1}},
+    "spec":{{"controlPlaneRef":{{"name":"{}","namespace":"openstack"}}}},
+    "status":{{"conditions":[{},{}]}}}})",
+                           kind, name, cp_name, cond(type, status, reason, "m", 1),
+                           cond("Ready", status, ready ? "AllReady" : "NotAllReady", "m", 1)));
+}
+
+}  // namespace
+
+object referenced_user(std::string_view name, bool ready, std::string_view cp_name) {
+  return referenced("KeystoneUser", "UserReady", name, ready, cp_name);
+}
+
+object referenced_project(std::string_view name, bool ready, std::string_view cp_name) {
+  return referenced("KeystoneProject", "ProjectReady", name, ready, cp_name);
 }
 
 object korc_available(const object& obj, std::string_view id, std::int64_t generation) {

@@ -10,7 +10,8 @@
 namespace c5c3::test {
 
 // The ControlPlane openstack/cp: tenant-a assigned on the management cluster
-// and on edge-1, AdminCredentialReady `admin_ready`, a Managed Keystone
+// (allowedRoles member and reader, allowCatalogEntries) and on edge-1 (no
+// roles, no catalog entries), AdminCredentialReady `admin_ready`, a Managed Keystone
 // published as https://keystone.example.test (so orders on edge-1 get it).
 object keystone_control_plane(bool admin_ready = true, std::string_view keystone_json =
                                                            R"({"publicEndpoint":"https://keystone.example.test"})");
@@ -30,6 +31,24 @@ object keystone_application_credential_object(std::string_view name = "creds", s
                                               std::string_view project = "team", std::string_view spec_json = "",
                                               std::string_view status_json = "{}", bool finalizer = true,
                                               std::int64_t generation = 1);
+// A KeystoneRoleAssignment tenant-a/<name> (uid "uid-order", the kind's
+// finalizer when `finalizer`) assigning `role` to user alice on project team
+// unless `spec_json` is given, created at `created`.
+object keystone_role_assignment_object(std::string_view name = "ra", std::string_view spec_json = "",
+                                       std::string_view status_json = "{}", bool finalizer = true,
+                                       std::string_view created = "2026-12-01T00:00:00Z");
+// A KeystoneCatalogEntry tenant-a/<name> (serviceType dns, serviceName
+// designate, a public endpoint unless `spec_json` is given).
+object keystone_catalog_entry_object(std::string_view name = "dns", std::string_view spec_json = "",
+                                     std::string_view status_json = "{}", bool finalizer = true,
+                                     std::int64_t generation = 1);
+// `cp` with spec.namespaceAssignments replaced by `assignments_json`.
+object with_assignments(const object& cp, std::string_view assignments_json);
+// A KeystoneUser or KeystoneProject as the assignment reads it: `ready`
+// (UserReady / ProjectReady and Ready True, or False with WaitingForX), of
+// ControlPlane `cp_name` in openstack.
+object referenced_user(std::string_view name, bool ready = true, std::string_view cp_name = "cp");
+object referenced_project(std::string_view name, bool ready = true, std::string_view cp_name = "cp");
 
 // K-ORC states (generation 1 unless given): Available at its generation
 // with status.id; pending (Progressing True/Progressing); an import that

@@ -1,7 +1,8 @@
 // What every Keystone order shares about K-ORC (apis.md 1.4b, 1.9b, 3.2;
 // keystone-orders-reconcilers.txt): Keystone's name folding and the reserved
 // names, the outcome reader, the transport-error unlatch, the clouds.yaml
-// documents, the reference holds and the collision probe. One row per
+// documents, the reference holds, the references to a user and a project,
+// the child builders, the consent gate and the collision probe. One row per
 // sentence of the documents.
 #include "actors/c5c3/korc/children.hpp"
 #include "actors/c5c3/korc/clouds_yaml.hpp"
@@ -9,7 +10,9 @@
 #include "actors/c5c3/korc/holds.hpp"
 #include "actors/c5c3/korc/names.hpp"
 #include "actors/c5c3/korc/outcome.hpp"
+#include "actors/c5c3/korc/order_pass.hpp"
 #include "actors/c5c3/korc/probe.hpp"
+#include "actors/c5c3/korc/references.hpp"
 #include "actors/c5c3/korc/unlatch.hpp"
 #include "tests/c5c3/keystone_world.hpp"
 
@@ -390,6 +393,97 @@ BOOST_AUTO_TEST_CASE(gate_rows) {
   r = korc::probe_gate({&ref, nullptr, nullptr, desired, true, {foreign}});
   BOOST_TEST(!r.proceed);
   BOOST_TEST(r.refusal.find("refusing to adopt pre-existing User") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(korc_references_and_builders)
+
+// The assignment's hold: a credential order with the same user and project.
+BOOST_AUTO_TEST_CASE(credential_hold_rows) {
+  std::vector<object> acs{application_credential("ac-2", "alice", "team"), application_credential("ac-1", "alice", "team"),
+                          application_credential("ac-3", "alice", "other"), application_credential("ac-4", "bob", "team")};
+  auto h = korc::credential_hold(acs, "alice", "team", "tenant-a");
+  BOOST_TEST(h.held);
+  BOOST_TEST(h.reason == "ReferencedByApplicationCredentials");
+  BOOST_TEST(h.message.starts_with(
+      R"(KeystoneApplicationCredential(s) ["ac-1" "ac-2"] in namespace "tenant-a" have the user "alice" and the project "team" of this assignment)"));
+  BOOST_TEST((*h.requeue == 1min));
+  BOOST_TEST(!korc::credential_hold(acs, "carol", "team", "tenant-a").held);
+  auto slot = korc::application_credential_hold_slot();
+  BOOST_TEST(slot.id == "referencing_application_credentials");
+  BOOST_TEST(slot.gvk.kind == "KeystoneApplicationCredential");
+}
+
+// The reference slots read a live order's user and project by name, on its
+// cluster and in its namespace; same_user_and_project is a compound key.
+BOOST_AUTO_TEST_CASE(reference_slots_and_keys) {
+  auto slots = korc::reference_slots();
+  BOOST_REQUIRE(slots.size() == 2u);
+  c5c3::runtime::sense_snapshot snap;
+  snap.order = role_assignment("ra", "alice", "team");
+  BOOST_TEST(slots[0].id == "user");
+  BOOST_TEST(slots[0].locate(snap)->name == "alice");
+  BOOST_TEST(slots[1].locate(snap)->name == "team");
+  BOOST_TEST((slots[0].cluster == c5c3::runtime::cluster_role::order));
+  BOOST_TEST((slots[0].ns == c5c3::runtime::namespace_role::order));
+  BOOST_TEST(slots[0].optional);
+  snap.order = terminating(snap.order);
+  BOOST_TEST(!slots[0].locate(snap));
+  auto shared = korc::same_user_and_project(korc::application_credential_gvk());
+  BOOST_TEST(shared.path.empty());
+  BOOST_TEST((shared.shared == std::vector<std::vector<std::string>>{{"spec", "userRef", "name"},
+                                                                     {"spec", "projectRef", "name"}}));
+  BOOST_TEST(!shared.passes);
+}
+
+// The K-ORC children the assignment and the catalog entry write.
+BOOST_AUTO_TEST_CASE(builders) {
+  const korc::cloud_credentials creds{"cp-admin-password-cloud", "admin"};
+  auto role = korc::unmanaged_import_filtered("Role", "x-role", "openstack", {{"name", "member"}}, creds);
+  BOOST_TEST(role.get_string({"spec", "managementPolicy"}) == "unmanaged");
+  BOOST_TEST(role.get_string({"spec", "import", "filter", "name"}) == "member");
+  BOOST_TEST(!role.get({"spec", "import", "filter", "domainRef"}));
+  // The user's and project's import is the same builder with the domain.
+  auto probe = korc::unmanaged_import("User", "p", "openstack", "alice", "cp-domain-default", creds);
+  BOOST_TEST(probe.get_string({"spec", "import", "filter", "domainRef"}) == "cp-domain-default");
+  auto ra = korc::managed_role_assignment("x-assignment", "openstack", "x-role", "u-user", "p-project", creds);
+  BOOST_TEST(ra.kind() == "RoleAssignment");
+  BOOST_TEST(ra.get_string({"spec", "managementPolicy"}) == "managed");
+  BOOST_TEST(ra.get_string({"spec", "resource", "roleRef"}) == "x-role");
+  BOOST_TEST(ra.get_string({"spec", "resource", "userRef"}) == "u-user");
+  BOOST_TEST(ra.get_string({"spec", "resource", "projectRef"}) == "p-project");
+  BOOST_TEST(ra.get_string({"spec", "cloudCredentialsRef", "cloudName"}) == "admin");
+  auto svc = korc::managed_service("x-service", "openstack", "designate", "dns", creds);
+  BOOST_TEST(svc.get_string({"spec", "resource", "type"}) == "dns");
+  BOOST_TEST(svc.get({"spec", "resource", "enabled"})->GetBool());
+  auto ep = korc::managed_endpoint("x-endpoint-public", "openstack", "public", "https://d/v2", "x-service", "x-region", creds);
+  BOOST_TEST(ep.get_string({"spec", "resource", "interface"}) == "public");
+  BOOST_TEST(ep.get_string({"spec", "resource", "regionRef"}) == "x-region");
+  BOOST_TEST(ep.get_string({"spec", "resource", "serviceRef"}) == "x-service");
+}
+
+// A kind's consent check runs right after admission and before the
+// finalizer; it never runs for an order admission refuses.
+BOOST_AUTO_TEST_CASE(consent_between_admission_and_the_finalizer) {
+  auto cp = keystone_control_plane();
+  auto order = keystone_user_object("alice", "", "{}", false);
+  auto id = korc::identity_of(order, "", "user", {"a", "b", "c"});
+  int asked = 0;
+  korc::consent_check refuse = [&](const orders::namespace_assignment& e) -> std::optional<korc::gate_stop> {
+    ++asked;
+    BOOST_TEST(e.namespace_ == "tenant-a");
+    return korc::gate_stop{korc::pass_stage::refused_admission, "Nope", "no consent", 1min};
+  };
+  auto stop = korc::order_gates(id, order, &cp, "c5c3.io/keystoneuser-teardown", refuse);
+  BOOST_REQUIRE(stop);
+  BOOST_TEST(stop->reason == "Nope");
+  BOOST_TEST(asked == 1);
+  stop = korc::order_gates(id, order, nullptr, "c5c3.io/keystoneuser-teardown", refuse);
+  BOOST_TEST(stop->reason == "ControlPlaneNotFound");
+  BOOST_TEST(asked == 1);
+  stop = korc::order_gates(id, order, &cp, "c5c3.io/keystoneuser-teardown", {});
+  BOOST_TEST((stop->stage == korc::pass_stage::add_finalizer));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,140 +1,17 @@
 // The KeystoneUser and KeystoneProject order hosts wired as the operator
-// wires its kinds, against the in-process emulator (deploy/crds, sim/crds),
-// sim/world's External Secrets and an in-test K-ORC stand-in
-// (korc_standin.hpp) on their own clients: Ready with the delivered
+// wires its kinds, against the in-process emulator (deploy/crds, sim/crds)
+// and sim/world (External Secrets, the simulated K-ORC and its in-memory
+// Keystone) on their own clients (keystone_fixture.hpp): Ready with the delivered
 // clouds.yaml and password, zero requests once converged, a password
 // rotation, a deletion held by a KeystoneRoleAssignment naming the user and
 // released when it goes (the runner's referenced_by wakes the user), a
 // project whose name Keystone already holds (ProjectCollision, untouched), a
 // latched transport error handed back to K-ORC, and the teardowns.
-#include "actors/c5c3/keystoneproject/kind.hpp"
 #include "actors/c5c3/keystoneuser/constants.hpp"
-#include "actors/c5c3/keystoneuser/kind.hpp"
 #include "actors/c5c3/korc/unlatch.hpp"
-#include "tests/keystone_actor/korc_standin.hpp"
-#include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
+#include "tests/keystone_actor/keystone_fixture.hpp"
 
 namespace c5c3::testing {
-namespace {
-
-struct keystone_fixture {
-  std::string dir = make_temp_dir();
-  sim::apiserver server{emulator_options(dir)};
-  std::shared_ptr<k8s::request_counters> operator_requests = std::make_shared<k8s::request_counters>();
-  std::unique_ptr<world_runner> world;
-  std::unique_ptr<korc_standin> korc;
-  runtime::metrics::registry reg;
-  caf::actor_system sys{make_config()};
-  caf::actor management, directory, control_planes, limiter, users, projects;
-
-  keystone_fixture() {
-    server.start();
-    server.write_kubeconfig(dir + "/kubeconfig");
-    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
-    BOOST_TEST_REQUIRE(conn.ok());
-    auto wc = conn->client;
-    fast(wc);
-    world = std::make_unique<world_runner>(wc);
-    world->start();
-    korc = std::make_unique<korc_standin>(server, world->client());
-    korc->start();
-    for (const auto& ns : namespaces) create(ns);
-    create(store);
-    create(control_plane);
-
-    auto oc = conn->client;
-    fast(oc);
-    oc.observer = operator_requests;
-    oc.credentials = std::make_shared<k8s::static_token>(operator_token);
-    management = cluster::spawn_cluster(sys, {"", oc});
-    directory = cluster::spawn_cluster_directory(sys, management);
-    control_planes = c5c3::controlplane::spawn_control_plane_directory(sys, management);
-    limiter = runtime::spawn_limiter(sys, 4);
-    runtime::kind_host_options ho;
-    ho.limiter = limiter;
-    ho.max_concurrent_reconciles = 4;
-    ho.registry = &reg;
-    ho.deps.clusters = directory;
-    ho.deps.control_planes = control_planes;
-    users = c5c3::keystoneuser::spawn_host(sys, ho);
-    projects = c5c3::keystoneproject::spawn_host(sys, ho);
-  }
-
-  ~keystone_fixture() {
-    caf::scoped_actor self{sys};
-    for (const auto& h : {users, projects})
-      self->request(h, 30s, protocol::stop_atom::value).receive([](protocol::ok_atom) {}, [](caf::error&) {});
-    for (const auto& a : {users, projects, limiter, control_planes, directory, management}) {
-      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
-      self->wait_for(a);
-    }
-    korc->stop();
-    world->stop();
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-
-  void create(const std::string& json) {
-    auto r = world->create(parse(json));
-    BOOST_TEST_REQUIRE(r.ok(), (r.ok() ? "" : r.error().describe()));
-  }
-  k8s::object get(const std::string& resource, const std::string& name, const std::string& ns = "tenant-a") const {
-    return server.get_object(resource, ns, name);
-  }
-  std::string reason(const std::string& resource, const std::string& name, const std::string& type) const {
-    auto c = get(resource, name).find_condition(type);
-    return c ? c->reason : "";
-  }
-  bool ready(const std::string& resource, const std::string& name) const {
-    auto o = get(resource, name);
-    auto c = o.find_condition("Ready");
-    return c && c->is_true() &&
-           k8s::get_int(o.json(), {"status", "observedGeneration"}).value_or(0) == o.generation();
-  }
-  std::string secret(const std::string& name, const std::string& key) const {
-    auto d = k8s::base64_decode(get("secrets", name).get_string({"data", key}));
-    return d ? *d : "";
-  }
-  std::size_t labelled(const std::string& resource, const std::string& label, const std::string& order) const {
-    std::size_t n = 0;
-    for (auto& o : server.list_objects(resource, "openstack"))
-      if (o.label(label).value_or("") == order) ++n;
-    return n;
-  }
-  bool synced() {
-    caf::scoped_actor self{sys};
-    bool out = false;
-    self->request(directory, 10s, protocol::synced_atom::value).receive([&](bool b) { out = b; }, [](caf::error&) {});
-    return out;
-  }
-  void quiet() {
-    BOOST_TEST_REQUIRE(eventually([&] {
-      auto before = operator_requests->requests_total();
-      std::this_thread::sleep_for(500ms);
-      return operator_requests->requests_total() == before;
-    }));
-  }
-};
-
-const std::string user_label = "c5c3.io/keystoneuser-name";
-const std::string project_label = "c5c3.io/keystoneproject-name";
-
-std::string user_order(const std::string& name, int generation = 1) {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneUser","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("passwordGeneration":)" + std::to_string(generation) + "}}";
-}
-
-std::string project_order(const std::string& name) {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneProject","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"}}})";
-}
-
-const k8s::gvk user_gvk{"c5c3.io", "v1alpha1", "KeystoneUser"};
-const k8s::gvk project_gvk{"c5c3.io", "v1alpha1", "KeystoneProject"};
-const k8s::gvk assignment_gvk{"c5c3.io", "v1alpha1", "KeystoneRoleAssignment"};
-
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(keystone_actor_integration)
 
@@ -155,14 +32,14 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
   }
   BOOST_TEST_MESSAGE("operator requests from the order's creation until Ready: " << until_ready);
   auto order = get("keystoneusers.c5c3.io", "alice");
-  BOOST_TEST(order.get_string({"status", "userID"}) == "id-alice");
+  BOOST_TEST(order.get_string({"status", "userID"}) == keystone->id("users", "alice"));
   BOOST_TEST(k8s::get_int(order.json(), {"status", "passwordGeneration"}).value_or(0) == 1);
   const auto password = secret("alice-credentials", "password");
   BOOST_TEST(password.size() == 43u);
   const auto clouds = secret("alice-credentials", "clouds.yaml");
   BOOST_TEST(clouds.find("username: \"alice\"") != std::string::npos);
   BOOST_TEST(clouds.find("password: \"" + password + "\"") != std::string::npos);
-  BOOST_TEST(korc->holds("User", "alice"));
+  BOOST_TEST(keystone->user("alice"));
   BOOST_TEST(labelled("users.openstack.k-orc.cloud", user_label, "alice") == 1u);  // the probe is gone
   BOOST_TEST(reg.render().find(R"(sub_reconciler="KeystoneUserDelivery",condition_type="DeliveryReady",status="True",reason="Delivered")") !=
              std::string::npos);
@@ -182,7 +59,9 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
              k8s::get_int(get("keystoneusers.c5c3.io", "alice").json(), {"status", "passwordGeneration"}).value_or(0) == 2 &&
              secret("alice-credentials", "password") != password;
     }));
-    BOOST_TEST(korc->applied("alice").ends_with("password-v2"));
+    for (auto& u : server.list_objects("users.openstack.k-orc.cloud", "openstack"))
+      if (u.label(user_label).value_or("") == "alice")
+        BOOST_TEST(std::string(u.get_string({"status", "resource", "appliedPasswordRef"})).ends_with("password-v2"));
     BOOST_TEST(eventually([&] { return labelled("secrets", user_label, "alice") == 2u; }));  // v2 and the source
   }
 
@@ -200,20 +79,18 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
     BOOST_TEST(labelled("secrets", user_label, "alice") == 0u);
     BOOST_TEST(labelled("pushsecrets.external-secrets.io", user_label, "alice") == 0u);
     BOOST_TEST(!get("secrets", "alice-credentials"));
-    BOOST_TEST(eventually([&] { return !korc->holds("User", "alice"); }));
+    BOOST_TEST(eventually([&] { return !keystone->user("alice"); }));
   }
 }
 
 BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keystone_fixture) {
-  korc->add("Project", "taken");
-  korc->unreachable("flaky");
+  keystone->create("projects", R"({"project":{"name":"taken","domain_id":"default"}})");
   create(project_order("team"));
   create(project_order("taken"));
-  create(project_order("flaky"));
   BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "team"); }),
                      reason("keystoneprojects.c5c3.io", "team", "ProjectReady"));
   auto team = get("keystoneprojects.c5c3.io", "team");
-  BOOST_TEST(team.get_string({"status", "projectID"}) == "id-team");
+  BOOST_TEST(team.get_string({"status", "projectID"}) == keystone->id("projects", "team"));
   BOOST_TEST(team.get_string({"status", "projectName"}) == "team");
   BOOST_TEST(team.get_string({"status", "domainName"}) == "Default");
 
@@ -224,12 +101,27 @@ BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keys
   }
 
   BOOST_TEST_CONTEXT("a latched transport error is handed back to K-ORC") {
-    BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "flaky"); }),
+    // Keystone unreachable while K-ORC creates the project: the create gets
+    // no answer, which K-ORC latches as a terminal InvalidConfiguration.
+    keystone->identity().set_down(true);
+    create(project_order("flaky"));
+    auto latched = [&] {
+      for (auto& p : server.list_objects("projects.openstack.k-orc.cloud", "openstack"))
+        if (p.label(project_label).value_or("") == "flaky" && p.get_string({"spec", "managementPolicy"}) == "managed" &&
+            (c5c3::korc::transport_latched(p) || p.annotation(c5c3::korc::annotation_unlatched_at)))
+          return true;
+      return false;
+    };
+    BOOST_TEST_REQUIRE(eventually(latched));
+    keystone->identity().set_down(false);
+    // The first latch is cleared at once, a later one after the 30 s backoff.
+    BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "flaky"); }, 120),
                        reason("keystoneprojects.c5c3.io", "flaky", "ProjectReady"));
     bool stamped = false;
     for (auto& p : server.list_objects("projects.openstack.k-orc.cloud", "openstack"))
       if (p.label(project_label).value_or("") == "flaky" && p.annotation(c5c3::korc::annotation_unlatched_at)) stamped = true;
     BOOST_TEST(stamped);
+    BOOST_TEST(keystone->project("flaky"));
   }
 
   BOOST_TEST_CONTEXT("deletion sweeps the managed Project and the probe") {
@@ -239,8 +131,8 @@ BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keys
              !get("keystoneprojects.c5c3.io", "flaky");
     }));
     BOOST_TEST(server.list_objects("projects.openstack.k-orc.cloud", "openstack").empty());
-    BOOST_TEST(eventually([&] { return !korc->holds("Project", "team"); }));
-    BOOST_TEST(korc->holds("Project", "taken"));  // untouched
+    BOOST_TEST(eventually([&] { return !keystone->project("team") && !keystone->project("flaky"); }));
+    BOOST_TEST(keystone->project("taken"));  // untouched
   }
 }
 

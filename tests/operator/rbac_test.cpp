@@ -71,17 +71,25 @@ std::set<grant> expected_grants() {
   add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects", "keystoneapplicationcredentials"},
+  add(s, "c5c3.io",
+      {"keystoneusers", "keystoneprojects", "keystoneroleassignments", "keystonecatalogentries",
+       "keystoneapplicationcredentials"},
       {"get", "list", "watch", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status", "keystoneapplicationcredentials/status"},
+  add(s, "c5c3.io",
+      {"keystoneusers/status", "keystoneprojects/status", "keystoneroleassignments/status",
+       "keystonecatalogentries/status", "keystoneapplicationcredentials/status"},
       {"get", "update", "patch"});
   add(s, "c5c3.io",
-      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneapplicationcredentials/finalizers"},
+      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneroleassignments/finalizers",
+       "keystonecatalogentries/finalizers", "keystoneapplicationcredentials/finalizers"},
       {"update"});
-  add(s, "c5c3.io", {"keystoneroleassignments", "keystoneapplicationcredentials"}, read);
-  add(s, "openstack.k-orc.cloud", {"users", "projects", "applicationcredentials"},
+  add(s, "openstack.k-orc.cloud",
+      {"users", "projects", "roles", "roleassignments", "services", "endpoints", "regions", "applicationcredentials"},
       {"get", "list", "watch", "create", "patch", "delete"});
-  add(s, "openstack.k-orc.cloud", {"users/status", "projects/status", "applicationcredentials/status"}, {"patch"});
+  add(s, "openstack.k-orc.cloud",
+      {"users/status", "projects/status", "services/status", "endpoints/status", "regions/status",
+       "applicationcredentials/status"},
+      {"patch"});
   add(s, "c5c3.io", {"controlplanes"}, read);
   add(s, "rabbitmq.com", {"vhosts", "users", "permissions"}, write);
   add(s, "rabbitmq.com", {"rabbitmqclusters"}, read);
@@ -98,14 +106,18 @@ std::set<grant> expected_target_grants() {
   add(s, "c5c3.io", {"rabbitmqvhosts"}, {"get", "list", "watch", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/status"}, {"get", "update", "patch"});
   add(s, "c5c3.io", {"rabbitmqvhosts/finalizers"}, {"update"});
-  add(s, "c5c3.io", {"keystoneusers", "keystoneprojects", "keystoneapplicationcredentials"},
+  add(s, "c5c3.io",
+      {"keystoneusers", "keystoneprojects", "keystoneroleassignments", "keystonecatalogentries",
+       "keystoneapplicationcredentials"},
       {"get", "list", "watch", "update", "patch"});
-  add(s, "c5c3.io", {"keystoneusers/status", "keystoneprojects/status", "keystoneapplicationcredentials/status"},
+  add(s, "c5c3.io",
+      {"keystoneusers/status", "keystoneprojects/status", "keystoneroleassignments/status",
+       "keystonecatalogentries/status", "keystoneapplicationcredentials/status"},
       {"get", "update", "patch"});
   add(s, "c5c3.io",
-      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneapplicationcredentials/finalizers"},
+      {"keystoneusers/finalizers", "keystoneprojects/finalizers", "keystoneroleassignments/finalizers",
+       "keystonecatalogentries/finalizers", "keystoneapplicationcredentials/finalizers"},
       {"update"});
-  add(s, "c5c3.io", {"keystoneroleassignments", "keystoneapplicationcredentials"}, {"get", "list", "watch"});
   add(s, "", {"secrets"}, {"get", "list", "watch", "create", "update", "patch", "delete"});
   add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch"});
   return s;

@@ -1,6 +1,6 @@
 """Helpers of the Python e2e tests: logging, polling and child processes.
 
-Imported by tests/rabbitmq_e2e and tests/rbac (add this folder to sys.path).
+Imported by tests/rabbitmq_e2e, tests/keystone_e2e and tests/rbac (add this folder to sys.path).
 """
 import os
 import subprocess
@@ -26,6 +26,27 @@ def eventually(probe, what, limit=90, tolerate=(Exception,), interval=0.3):
             last = e
         time.sleep(interval)
     raise AssertionError(f"timed out waiting for {what}; last: {last}")
+
+
+def condition(obj, type_):
+    """The condition of that type in obj's status (None when absent)."""
+    for c in (obj.get("status") or {}).get("conditions") or []:
+        if c["type"] == type_:
+            return c
+    return None
+
+
+SAMPLES = ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",
+           "world/20-clustersecretstore.yaml"]
+
+
+def apply_samples(kubeconfig, src, files=SAMPLES):
+    """kubectl apply of deploy/samples/<file> for each file, retried until the CRDs are served."""
+    kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
+    for f in files:
+        path = os.path.join(src, "deploy", "samples", f)
+        eventually(lambda: subprocess.run(kubectl + ["apply", "-f", path], capture_output=True).returncode == 0,
+                   f"kubectl apply {f}", 60)
 
 
 class Procs:

@@ -24,7 +24,7 @@ import pika
 from kubernetes import client, config
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
-from e2e import Procs, eventually, log  # noqa: E402
+from e2e import Procs, apply_samples, condition, eventually, log  # noqa: E402
 
 GRACE = 6  # seconds: the declared rotation's grace period
 
@@ -47,13 +47,6 @@ def management(base, path):
             return r.status
     except urllib.error.HTTPError as e:
         return e.code
-
-
-def condition(obj, type_):
-    for c in (obj.get("status") or {}).get("conditions") or []:
-        if c["type"] == type_:
-            return c
-    return None
 
 
 def main(sim, operator, src):
@@ -94,12 +87,7 @@ def main(sim, operator, src):
 
 
 def run_scenario(kubeconfig, src, env):
-    kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
-    samples = os.path.join(src, "deploy", "samples")
-    for f in ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",
-              "world/20-clustersecretstore.yaml"]:
-        eventually(lambda: subprocess.run(kubectl + ["apply", "-f", os.path.join(samples, f)],
-                                          capture_output=True).returncode == 0, f"kubectl apply {f}", 60)
+    apply_samples(kubeconfig, src)
     config.load_kube_config(config_file=kubeconfig)
     api = client.CustomObjectsApi()
     core = client.CoreV1Api()

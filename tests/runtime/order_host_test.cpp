@@ -283,6 +283,94 @@ BOOST_FIXTURE_TEST_CASE(objects_wake_the_orders_that_name_them, host_fixture) {
   BOOST_TEST(log->started == 9);
 }
 
+namespace {
+
+k8s::object naming_order(const std::string& name, const std::string& team, const std::string& project = "p") {
+  k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", name};
+  b.set_resource_version("1");
+  b.set_int({"metadata", "generation"}, 1);
+  b.set_string({"spec", "teamRef", "name"}, team);
+  b.set_string({"spec", "projectRef", "name"}, project);
+  return std::move(b).freeze();
+}
+
+k8s::object team_object(const std::string& name, std::int64_t generation = 1, const char* ready = "True") {
+  k8s::object_builder b{"c5c3.io/v1alpha1", "Team", "tenant-a", name};
+  b.set_int({"metadata", "generation"}, generation);
+  b.set_string({"status", "ready"}, ready);
+  return std::move(b).freeze();
+}
+
+const k8s::gvk team_kind{"c5c3.io", "v1alpha1", "Team"};
+
+}  // namespace
+
+// A reference's filter: a Team's status write that moves nothing the orders
+// read wakes nobody; a spec change, a change of what they read, an addition
+// and a deletion do. The wake-ups are counted in the probe.
+BOOST_FIXTURE_TEST_CASE(a_reference_filter_passes_only_the_updates_the_orders_read, host_fixture) {
+  reference_field ref{team_kind, {"spec", "teamRef", "name"}, {}, [](const k8s::object& old, const k8s::object& now) {
+                        return old.generation() != now.generation() ||
+                               old.get_string({"status", "ready"}) != now.get_string({"status", "ready"});
+                      }};
+  auto h = host(false, {}, {}, {ref});
+  send(h, event(event_type::added, naming_order("alice", "red")));
+  BOOST_TEST(log->started == 1);
+  send(h, event(event_type::modified, team_object("red"), "", team_object("red")));
+  BOOST_TEST(log->started == 1);
+  send(h, event(event_type::modified, team_object("red", 2), "", team_object("red")));
+  BOOST_TEST(log->started == 2);
+  send(h, event(event_type::modified, team_object("red", 2, "False"), "", team_object("red", 2)));
+  BOOST_TEST(log->started == 3);
+  send(h, event(event_type::deleted, team_object("red", 2, "False")));
+  BOOST_TEST(log->started == 4);
+  BOOST_TEST(probe(h).referenced_wakes == 3u);
+}
+
+// Shared fields: an object of another kind with the same teamRef and
+// projectRef wakes the orders holding both; the order kind itself as a
+// reference wakes an order's peers on its events, never itself.
+BOOST_FIXTURE_TEST_CASE(shared_fields_and_peers_of_the_same_kind, host_fixture) {
+  const std::vector<std::string> team_ref{"spec", "teamRef", "name"}, project_ref{"spec", "projectRef", "name"};
+  auto h = host(false, {}, {}, {{team_kind, {}, {team_ref, project_ref}}, {kind, {}, {team_ref, project_ref}}});
+  send(h, event(event_type::added, naming_order("alice", "red", "p1")));
+  send(h, event(event_type::added, naming_order("bob", "red", "p2")));
+  BOOST_TEST(log->started == 2);
+  k8s::object_builder t{"c5c3.io/v1alpha1", "Team", "tenant-a", "anything"};
+  t.set_string({"spec", "teamRef", "name"}, "red");
+  t.set_string({"spec", "projectRef", "name"}, "p2");
+  send(h, event(event_type::added, std::move(t).freeze()));
+  BOOST_TEST(log->started == 3);
+  BOOST_TEST(log->keys.back().name == "bob");
+  // carol, a peer of bob: her addition wakes bob (and starts her own pass).
+  send(h, event(event_type::added, naming_order("carol", "red", "p2")));
+  BOOST_TEST(log->started == 5);
+  // carol goes: bob wakes; alice never did.
+  send(h, event(event_type::deleted, naming_order("carol", "red", "p2")));
+  run();
+  int alice = 0;
+  for (const auto& k : log->keys) alice += k.name == "alice";
+  BOOST_TEST(alice == 1);
+  BOOST_TEST(log->keys.back().name == "bob");
+}
+
+// 10,000 orders naming 1,000 teams: one team's change wakes its 10 orders,
+// not one more (the index, not a scan).
+BOOST_FIXTURE_TEST_CASE(ten_thousand_orders_one_reference_change_wakes_only_its_own, host_fixture) {
+  auto h = host(false, {}, {}, {{team_kind, {"spec", "teamRef", "name"}}});
+  for (int i = 0; i < 10000; ++i)
+    caf::anon_send(h, event(event_type::added, naming_order("o-" + std::to_string(i), "team-" + std::to_string(i % 1000))));
+  run();
+  BOOST_TEST(log->started == 10000);
+  BOOST_TEST(probe(h).live.size() == 10000u);
+  send(h, event(event_type::modified, team_object("team-7", 2), "", team_object("team-7")));
+  BOOST_TEST(log->started == 10010);
+  BOOST_TEST(probe(h).referenced_wakes == 10u);
+  for (std::size_t i = 10000; i < log->keys.size(); ++i)
+    BOOST_TEST((std::stoi(log->keys[i].name.substr(2)) % 1000 == 7));
+  BOOST_TEST_MESSAGE("one reference change at 10,000 orders: " << probe(h).referenced_wakes << " wake-ups");
+}
+
 BOOST_FIXTURE_TEST_CASE(status_writes_do_not_wake_but_spec_label_and_deletion_do, host_fixture) {
   auto h = host(false);
   send(h, event(event_type::added, order({})));

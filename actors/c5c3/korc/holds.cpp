@@ -27,6 +27,12 @@ std::vector<rt::read_slot> hold_slots() {
   return out;
 }
 
+rt::read_slot application_credential_hold_slot() {
+  for (auto& slot : hold_slots())
+    if (slot.id == slot_application_credentials) return slot;
+  return {};
+}
+
 std::vector<rt::reference_field> hold_references(std::string_view ref_field) {
   return {{role_assignment_gvk(), {"spec", std::string(ref_field), "name"}},
           {application_credential_gvk(), {"spec", std::string(ref_field), "name"}}};
@@ -71,6 +77,26 @@ hold reference_hold(const std::vector<k8s::object>& role_assignments,
         quote_names(names), namespace_, noun, why);
   }
   if (h.held) h.requeue = order_reference_hold_requeue_after;
+  return h;
+}
+
+hold credential_hold(const std::vector<k8s::object>& application_credentials, std::string_view user,
+                     std::string_view project, std::string_view namespace_) {
+  std::vector<std::string> names;
+  for (const auto& o : application_credentials)
+    if (o.get_string({"spec", "userRef", "name"}) == user && o.get_string({"spec", "projectRef", "name"}) == project)
+      names.emplace_back(o.name());
+  std::sort(names.begin(), names.end());
+  hold h;
+  if (names.empty()) return h;
+  h.held = true;
+  h.reason = std::string(reason_referenced_by_application_credentials);
+  h.message = fmt::format(
+      "KeystoneApplicationCredential(s) {} in namespace \"{}\" have the user \"{}\" and the project \"{}\" of this "
+      "assignment; delete them first, because K-ORC creates and deletes their credentials with a token scoped to "
+      "the project, which needs the role",
+      quote_names(names), namespace_, user, project);
+  h.requeue = order_reference_hold_requeue_after;
   return h;
 }
 

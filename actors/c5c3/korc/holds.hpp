@@ -36,6 +36,9 @@ k8s::gvk application_credential_gvk();
 std::vector<runtime::read_slot> hold_slots();
 std::vector<runtime::reference_field> hold_references(std::string_view ref_field);
 
+// The credential orders' slot alone (the assignment's hold).
+runtime::read_slot application_credential_hold_slot();
+
 // Sorted names of the `items` whose spec.<ref_field>.name is `order_name`.
 std::vector<std::string> referencing_names(const std::vector<k8s::object>& items, std::string_view ref_field,
                                            std::string_view order_name);
@@ -57,5 +60,12 @@ hold reference_hold(const std::vector<k8s::object>& role_assignments,
                     const std::vector<k8s::object>& application_credentials, std::string_view ref_field,
                     std::string_view order_name, std::string_view namespace_, std::string_view noun,
                     std::string_view why);
+
+// The assignment's hold: while a credential order in `namespace_` has the
+// same user and project, ReferencedByApplicationCredentials naming them
+// (K-ORC creates and deletes those credentials with a token scoped to the
+// project, which needs the role).
+hold credential_hold(const std::vector<k8s::object>& application_credentials, std::string_view user,
+                     std::string_view project, std::string_view namespace_);
 
 }  // namespace c5c3::c5c3::korc

@@ -19,13 +19,16 @@ order_identity identity_of(const k8s::object& order, std::string_view cluster, s
 }
 
 std::optional<gate_stop> order_gates(const order_identity& id, const k8s::object& order,
-                                     const k8s::object* cp, std::string_view finalizer) {
+                                     const k8s::object* cp, std::string_view finalizer,
+                                     const consent_check& consent) {
   admission_input in{&id.ref, id.control_plane_key, cp != nullptr,
                      cp ? namespace_assignments_of(*cp) : std::vector<namespace_assignment>{}};
   auto admitted = order_admission(in);
   if (!admitted.admitted())
     return gate_stop{pass_stage::refused_admission, admitted.gate.reason, admitted.gate.message,
                      admitted.gate.requeue};
+  if (consent && admitted.entry)
+    if (auto refused = consent(*admitted.entry)) return refused;
   if (!order.has_finalizer(finalizer)) return gate_stop{pass_stage::add_finalizer, {}, {}, std::nullopt};
   if (auto g = order_admin_credential_gate(*cp); !g.passed)
     return gate_stop{pass_stage::refused_gate, g.reason, g.message, g.requeue};
@@ -60,6 +63,8 @@ runtime::order_plan runner_plan(const order_pass_plan& p) {
   out.requeue = p.requeue;
   out.instrument = p.instrument;
   out.timers = p.timers;
+  out.waiting_slot = p.waiting_slot;
+  out.waiting_name = p.waiting_name;
   switch (p.stage) {
     case pass_stage::refused_admission: out.stage = "admission"; break;
     case pass_stage::add_finalizer: out.stage = "finalizer"; break;

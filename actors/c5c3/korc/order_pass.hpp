@@ -14,6 +14,7 @@
 #include "k8s/object.hpp"
 
 #include <map>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,10 +51,16 @@ struct gate_stop {
   std::string message;
   c5c3::requeue requeue;
 };
+// A kind's own consent check on the order's spec.namespaceAssignments entry,
+// right after admission and before the finalizer (allowCatalogEntries);
+// nullopt: consented.
+using consent_check = std::function<std::optional<gate_stop>(const namespace_assignment&)>;
+
 // Admission (the ControlPlane as admission answered it, null: absent), the
-// finalizer, the admin credential; nullopt: the steps run.
+// kind's consent, the finalizer, the admin credential; nullopt: the steps run.
 std::optional<gate_stop> order_gates(const order_identity& id, const k8s::object& order,
-                                     const k8s::object* control_plane, std::string_view finalizer);
+                                     const k8s::object* control_plane, std::string_view finalizer,
+                                     const consent_check& consent = {});
 
 // The order's conditions with each of `set` merged in (lastTransitionTime kept
 // unless the status flips) and the aggregate Ready over `sub_types`.
@@ -103,6 +110,10 @@ struct order_pass_plan {
   // Named timers at wall-clock times derived from the status the pass leaves
   // (a credential's rotation, grace and expiry).
   std::map<std::string, k8s::time_point> timers;
+  // The child the order waits for (explain): a read slot and its object's
+  // name (empty: the slot's first).
+  std::string waiting_slot;
+  std::string waiting_name;
 };
 
 template <class StatusOf>

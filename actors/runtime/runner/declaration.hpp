@@ -134,9 +134,12 @@ struct kind_declaration {
   std::vector<watch_decl> watches;
   std::vector<reference_field> referenced_by;
   // The other direction: kinds this kind's orders name by a field of the
-  // order (`path`), in the order's namespace on its cluster; an event of a
-  // named object wakes every order naming it, through the host's index of its
-  // orders by that field. Watched on every engaged cluster.
+  // order (`path`), or share fields with (`shared`: a compound key such as a
+  // user and a project), in the order's namespace on its cluster; an event of
+  // such an object wakes every order naming it, through the host's index of
+  // its orders (runtime/reference_index.hpp), an update only when `passes`
+  // does. The order kind itself may be one (peers). Watched on every engaged
+  // cluster.
   std::vector<reference_field> references;
   plan_fn plan;
   std::vector<instrument_row> instrumenter;

@@ -1,0 +1,149 @@
+// The Keystone order hosts wired as the operator wires its kinds, against
+// the in-process emulator (deploy/crds, sim/crds) and sim/world (External
+// Secrets, the simulated K-ORC with its in-memory Keystone, the ControlPlane's
+// admin credential) on their own clients; the operator's requests are
+// counted (operator_requests), its hosts can be probed (probe), and Keystone
+// is read through `keystone` (keystone_view.hpp).
+#pragma once
+
+#include "actors/c5c3/keystonecatalogentry/kind.hpp"
+#include "actors/c5c3/keystoneproject/kind.hpp"
+#include "actors/c5c3/keystoneroleassignment/kind.hpp"
+#include "actors/c5c3/keystoneuser/kind.hpp"
+#include "tests/keystone_actor/keystone_view.hpp"
+#include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
+
+namespace c5c3::testing {
+
+
+struct keystone_fixture {
+  std::string dir = make_temp_dir();
+  sim::apiserver server{emulator_options(dir)};
+  std::shared_ptr<k8s::request_counters> operator_requests = std::make_shared<k8s::request_counters>();
+  std::unique_ptr<world_runner> world;
+  std::unique_ptr<keystone_view> keystone;
+  runtime::metrics::registry reg;
+  caf::actor_system sys{make_config()};
+  caf::actor management, directory, control_planes, limiter, users, projects, assignments, catalog;
+
+  keystone_fixture() {
+    server.start();
+    server.write_kubeconfig(dir + "/kubeconfig");
+    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
+    BOOST_TEST_REQUIRE(conn.ok());
+    auto wc = conn->client;
+    fast(wc);
+    world = std::make_unique<world_runner>(wc);
+    world->configure = [](sim::world::world_options& wo) {
+      // Quicker than K-ORC's waits: the tests wait on them.
+      wo.korc.external_poll = 200ms;
+      wo.korc.delete_poll = 100ms;
+      wo.korc_max_backoff = 2s;
+    };
+    world->start();
+    keystone = std::make_unique<keystone_view>(world->identity);
+    for (const auto& ns : namespaces) create(ns);
+    create(store);
+    create(control_plane);
+
+    auto oc = conn->client;
+    fast(oc);
+    oc.observer = operator_requests;
+    oc.credentials = std::make_shared<k8s::static_token>(operator_token);
+    management = cluster::spawn_cluster(sys, {"", oc});
+    directory = cluster::spawn_cluster_directory(sys, management);
+    control_planes = c5c3::controlplane::spawn_control_plane_directory(sys, management);
+    limiter = runtime::spawn_limiter(sys, 4);
+    runtime::kind_host_options ho;
+    ho.limiter = limiter;
+    ho.max_concurrent_reconciles = 4;
+    ho.registry = &reg;
+    ho.deps.clusters = directory;
+    ho.deps.control_planes = control_planes;
+    users = c5c3::keystoneuser::spawn_host(sys, ho);
+    projects = c5c3::keystoneproject::spawn_host(sys, ho);
+    assignments = c5c3::keystoneroleassignment::spawn_host(sys, ho);
+    catalog = c5c3::keystonecatalogentry::spawn_host(sys, ho);
+  }
+
+  ~keystone_fixture() {
+    caf::scoped_actor self{sys};
+    for (const auto& h : {users, projects, assignments, catalog})
+      self->request(h, 30s, protocol::stop_atom::value).receive([](protocol::ok_atom) {}, [](caf::error&) {});
+    for (const auto& a : {users, projects, assignments, catalog, limiter, control_planes, directory, management}) {
+      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      self->wait_for(a);
+    }
+    world->stop();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+
+  void create(const std::string& json) {
+    auto r = world->create(parse(json));
+    BOOST_TEST_REQUIRE(r.ok(), (r.ok() ? "" : r.error().describe()));
+  }
+  k8s::object get(const std::string& resource, const std::string& name, const std::string& ns = "tenant-a") const {
+    return server.get_object(resource, ns, name);
+  }
+  std::string reason(const std::string& resource, const std::string& name, const std::string& type) const {
+    auto c = get(resource, name).find_condition(type);
+    return c ? c->reason : "";
+  }
+  bool ready(const std::string& resource, const std::string& name) const {
+    auto o = get(resource, name);
+    auto c = o.find_condition("Ready");
+    return c && c->is_true() &&
+           k8s::get_int(o.json(), {"status", "observedGeneration"}).value_or(0) == o.generation();
+  }
+  std::string secret(const std::string& name, const std::string& key) const {
+    auto d = k8s::base64_decode(get("secrets", name).get_string({"data", key}));
+    return d ? *d : "";
+  }
+  std::size_t labelled(const std::string& resource, const std::string& label, const std::string& order) const {
+    std::size_t n = 0;
+    for (auto& o : server.list_objects(resource, "openstack"))
+      if (o.label(label).value_or("") == order) ++n;
+    return n;
+  }
+  bool synced() {
+    caf::scoped_actor self{sys};
+    bool out = false;
+    self->request(directory, 10s, protocol::synced_atom::value).receive([&](bool b) { out = b; }, [](caf::error&) {});
+    return out;
+  }
+  protocol::host_probe probe(const caf::actor& host) {
+    caf::scoped_actor self{sys};
+    protocol::host_probe out;
+    self->request(host, 10s, protocol::probe_atom::value)
+        .receive([&](protocol::host_probe& p) { out = std::move(p); }, [](caf::error&) {});
+    return out;
+  }
+  void quiet() {
+    BOOST_TEST_REQUIRE(eventually([&] {
+      auto before = operator_requests->requests_total();
+      std::this_thread::sleep_for(500ms);
+      return operator_requests->requests_total() == before;
+    }));
+  }
+};
+
+inline const std::string user_label = "c5c3.io/keystoneuser-name";
+inline const std::string project_label = "c5c3.io/keystoneproject-name";
+
+inline std::string user_order(const std::string& name, int generation = 1) {
+  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneUser","metadata":{"name":")" + name +
+         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
+         R"("passwordGeneration":)" + std::to_string(generation) + "}}";
+}
+
+inline std::string project_order(const std::string& name) {
+  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneProject","metadata":{"name":")" + name +
+         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"}}})";
+}
+
+inline const k8s::gvk user_gvk{"c5c3.io", "v1alpha1", "KeystoneUser"};
+inline const k8s::gvk project_gvk{"c5c3.io", "v1alpha1", "KeystoneProject"};
+inline const k8s::gvk assignment_gvk{"c5c3.io", "v1alpha1", "KeystoneRoleAssignment"};
+
+}  // namespace c5c3::testing

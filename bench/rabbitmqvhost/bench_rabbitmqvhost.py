@@ -28,7 +28,6 @@ Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,53 +37,9 @@ import urllib.request
 from kubernetes import client, config
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SRC, "bench"))
+from benchlib import cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def rss_kib(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def requests_by_method(metrics_url):
-    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
-    out = {}
-    for line in text.splitlines():
-        m = re.match(r'rest_client_requests_total\{([^}]*)\} ([0-9.e+]+)', line)
-        if not m:
-            continue
-        method = re.search(r'method="([^"]*)"', m.group(1)).group(1)
-        out[method] = out.get(method, 0) + float(m.group(2))
-    return out
-
-
-def diff(a, b):
-    keys = sorted(set(a) | set(b))
-    return {k: b.get(k, 0) - a.get(k, 0) for k in keys}
-
-
-def wait_for(probe, what, limit):
-    deadline = time.time() + limit
-    while time.time() < deadline:
-        if probe():
-            return
-        time.sleep(0.2)
-    sys.exit(f"timed out waiting for {what}")
 
 
 KINDS = {"rabbitmqvhost": ("RabbitMQVhost", "rabbitmqvhosts"),

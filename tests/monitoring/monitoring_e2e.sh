@@ -61,18 +61,19 @@ k apply -f "$FX/standalone/prometheus.yaml" -f "$FX/standalone/servicemonitors.y
 until_ok 90 is kube-prometheus-stack label demo api-auto || opfail "the auto ServiceMonitor was not labelled"
 until_ok 30 is kube-prometheus-stack label demo api-federated || opfail "the federated ServiceMonitor was not labelled"
 until_ok 60 k get secret -n monitoring default-grafana-auth || opfail "no Secret default-grafana-auth"
-is Prometheus k get appbinding -n monitoring default-prometheus -o jsonpath='{.spec.type}' || opfail "AppBinding default-prometheus"
-is https://grafana.example k get appbinding -n monitoring default-grafana -o jsonpath='{.spec.clientConfig.url}' ||
+until_ok 30 is Prometheus k get appbinding -n monitoring default-prometheus -o jsonpath='{.spec.type}' || opfail "AppBinding default-prometheus"
+until_ok 30 is https://grafana.example k get appbinding -n monitoring default-grafana -o jsonpath='{.spec.clientConfig.url}' ||
   opfail "AppBinding default-grafana"
-is true k get clusterchartpreset monitoring-presets -o jsonpath='{.metadata.labels.charts\.x-helm\.dev/is-default-preset}' ||
+until_ok 30 is true k get clusterchartpreset monitoring-presets -o jsonpath='{.metadata.labels.charts\.x-helm\.dev/is-default-preset}' ||
   opfail "ClusterChartPreset monitoring-presets"
-is monitoring.appscode.com/prometheus k get prometheus -n monitoring kube-prometheus-stack-prometheus \
+until_ok 30 is monitoring.appscode.com/prometheus k get prometheus -n monitoring kube-prometheus-stack-prometheus \
   -o jsonpath='{.metadata.finalizers[0]}' || opfail "the finalizer"
-state 'len(s["registrations"]) == 1 and s["registrations"][0]["registers"] == 1 and s["registrations"][0]["context"]["default"]' ||
+until_ok 30 state 'len(s["registrations"]) == 1 and s["registrations"][0]["registers"] == 1 and s["registrations"][0]["context"]["default"]' ||
   opfail "one default registration: $(k get rolebinding -n monitoring -o yaml)"
 k delete prometheus -n monitoring kube-prometheus-stack-prometheus --timeout=60s >/dev/null || opfail "delete Prometheus"
 ! k get clusterchartpreset monitoring-presets >/dev/null 2>&1 || opfail "the preset is still there"
-state 'len(s["unregistered"]) == 1 and s["unregisterCalls"] == 1 and not s["registrations"]' || opfail "not unregistered"
+until_ok 30 state 'len(s["unregistered"]) == 1 and s["unregisterCalls"] == 1 and not s["registrations"]' ||
+  opfail "not unregistered within 30 s"
 grep -q "$TOKEN" "$D/op.log" && opfail "the backend token reached the log"
 stop_operator
 kill "$TPID"; wait "$TPID" 2>/dev/null; TPID=

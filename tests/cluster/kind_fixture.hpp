@@ -24,6 +24,7 @@
 #include "protocol/subscription.hpp"
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
+#include "tests/emulator_client.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -208,14 +209,7 @@ struct kind_fixture {
   }
 
   // Polls `cond` until it holds (bounded by `deadline`).
-  static bool eventually(const std::function<bool()>& cond) {
-    auto end = std::chrono::steady_clock::now() + deadline;
-    while (!cond()) {
-      if (std::chrono::steady_clock::now() > end) return false;
-      std::this_thread::sleep_for(10ms);
-    }
-    return true;
-  }
+  static bool eventually(const std::function<bool()>& cond) { return testing::eventually(cond, deadline); }
 
   bool synced(caf::scoped_actor& self) {
     bool out = false;

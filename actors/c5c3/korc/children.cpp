@@ -57,9 +57,7 @@ k8s::object managed_application_credential(std::string_view name, std::string_vi
                                            std::string_view description, std::string_view user_ref,
                                            std::string_view secret_ref, std::optional<k8s::time_point> expires_at,
                                            const cloud_credentials& creds) {
-  k8s::object_builder b(api_version, "ApplicationCredential", namespace_, name);
-  b.set_string({"spec", "managementPolicy"}, "managed");
-  set_cloud_credentials(b, creds);
+  auto b = managed("ApplicationCredential", name, namespace_, creds);
   b.set_string({"spec", "resource", "description"}, description);
   b.set_string({"spec", "resource", "userRef"}, user_ref);
   b.set_bool({"spec", "resource", "unrestricted"}, false);

@@ -3,7 +3,7 @@
 //   order host  -> order actor : order_update (the latest order object, and
 //                                whether it should wake), wake_atom, retire_atom
 //   anyone      -> order host  : wake_order (e.g. a ControlPlane fan-out)
-//   order actor -> itself      : timer_fired (named timers), pass_deadline
+//   order actor -> itself      : timer_tick (its named timers, the pass deadline among them)
 //   order actor -> limiter     : acquire_atom [, std::string cluster] (answered
 //                                grant_atom when a token of that cluster's pool
 //                                is free), release_atom [, cluster]
@@ -70,27 +70,15 @@ typename Inspector::result_type inspect(Inspector& f, wake_order& x) {
   return f(caf::meta::type_name("c5c3::protocol::wake_order"), x.key, x.reason);
 }
 
-// Order actor -> itself: a named timer (rotation, grace, requeue, ...) came
-// due. Timers cannot be cancelled in CAF 0.17, so each arming bumps the
-// timer's generation and a message with an older generation is stale.
-struct timer_fired {
-  std::string name;
-  std::uint64_t generation = 0;
+// Order actor -> itself: the tick it sent for a due time of its named timers
+// (rotation, grace, requeue, the pass deadline); see named_timers.hpp.
+struct timer_tick {
+  std::int64_t at = 0;  // the actor clock's due time it was sent for, in ns since the clock's epoch
 };
 
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, timer_fired& x) {
-  return f(caf::meta::type_name("c5c3::protocol::timer_fired"), x.name, x.generation);
-}
-
-// Order actor -> itself: the pass numbered `pass` ran past its deadline.
-struct pass_deadline {
-  std::uint64_t pass = 0;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, pass_deadline& x) {
-  return f(caf::meta::type_name("c5c3::protocol::pass_deadline"), x.pass);
+typename Inspector::result_type inspect(Inspector& f, timer_tick& x) {
+  return f(caf::meta::type_name("c5c3::protocol::timer_tick"), x.at);
 }
 
 // What an order's last pass left, for `c5c3-operator explain` and
@@ -121,7 +109,8 @@ struct order_probe {
   bool wake_pending = false;
   std::uint64_t passes_started = 0;
   std::uint64_t passes_finished = 0;
-  std::uint64_t stale_timers = 0;  // timer messages ignored as stale
+  std::uint64_t idle_ticks = 0;      // timer ticks that found nothing due
+  std::uint32_t ticks_in_flight = 0;  // timer ticks sent and not yet arrived
   std::uint32_t failures = 0;      // consecutive errors (the backoff exponent)
   std::vector<std::string> armed_timers;
   std::string last_error;  // of the last pass that failed
@@ -137,7 +126,7 @@ struct order_probe {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, order_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::order_probe"), x.key, x.phase, x.wake_pending,
-           x.passes_started, x.passes_finished, x.stale_timers, x.failures, x.armed_timers,
+           x.passes_started, x.passes_finished, x.idle_ticks, x.ticks_in_flight, x.failures, x.armed_timers,
            x.last_error, x.report, x.last_pass_at, x.last_error_at, x.timers_due);
 }
 

@@ -10,8 +10,9 @@
 #include <caf/stateful_actor.hpp>
 
 #include <chrono>
-#include <map>
+#include <algorithm>
 #include <exception>
+#include <optional>
 
 namespace c5c3::runtime {
 
@@ -34,14 +35,13 @@ struct order_state {
   k8s::object order;
   std::uint64_t pass_number = 0;
   std::uint64_t passes_finished = 0;
-  std::uint64_t stale_timers = 0;
+  std::uint64_t idle_ticks = 0;
   std::string last_error;
   // For explain: the last pass's report, when it ended and when the last
   // error happened (wall clock), and when each armed timer fires.
   protocol::pass_report report;
   std::string last_pass_at;
   std::string last_error_at;
-  std::map<std::string, std::chrono::system_clock::time_point> due;
   caf::actor_clock::time_point queued_at;
   caf::actor_clock::time_point started_at;
   std::shared_ptr<detail::pass_slot> slot;
@@ -124,8 +124,7 @@ struct order_state {
     slot->order = order;
     slot->number = pass_number;
     slot->on_finish = [this](std::uint64_t n, pass_result r) { finish_pass(n, std::move(r)); };
-    if (cfg.options.pass_deadline > caf::timespan{0})
-      self->delayed_send(self, cfg.options.pass_deadline, protocol::pass_deadline{pass_number});
+    if (cfg.options.pass_deadline > caf::timespan{0}) arm(deadline_timer, cfg.options.pass_deadline);
     pass_context ctx{slot};
     try {
       cfg.pass(ctx);
@@ -136,10 +135,33 @@ struct order_state {
     }
   }
 
+  // The pass deadline is a named timer of its own (never reported as armed).
+  static constexpr const char* deadline_timer = "pass-deadline";
+
   void arm(const std::string& timer, caf::timespan d) {
-    auto gen = timers.arm(timer);
-    due[timer] = wall(now() + d);
-    self->delayed_send(self, d, protocol::timer_fired{timer, gen});
+    send_tick(timers.arm(timer, now() + std::max(d, caf::timespan{0})));
+  }
+
+  void send_tick(std::optional<named_timers::time_point> at) {
+    if (!at) return;
+    self->delayed_send(self, std::max(*at - now(), caf::timespan{0}),
+                       protocol::timer_tick{at->time_since_epoch().count()});
+  }
+
+  void on_tick(const protocol::timer_tick& t) {
+    auto fired = timers.tick(named_timers::time_point{named_timers::time_point::duration{t.at}}, now());
+    send_tick(fired.next_tick);
+    if (fired.names.empty()) ++idle_ticks;
+    bool wake_up = false;
+    for (const auto& name : fired.names) {
+      if (name != deadline_timer) {
+        wake_up = true;
+      } else if (phase == order_phase::running && slot) {
+        pass_context ctx{slot};
+        ctx.finish(pass_result::failed("pass did not finish within its deadline"));
+      }
+    }
+    if (wake_up) wake();
   }
 
   void finish_pass(std::uint64_t n, pass_result r) {
@@ -193,7 +215,6 @@ struct order_state {
         break;
     }
     timers.cancel_all();
-    due.clear();
     if (stopping) {
       self->quit();
       return;
@@ -229,15 +250,17 @@ struct order_state {
     p.wake_pending = wake_pending;
     p.passes_started = pass_number;
     p.passes_finished = passes_finished;
-    p.stale_timers = stale_timers;
+    p.idle_ticks = idle_ticks;
+    p.ticks_in_flight = static_cast<std::uint32_t>(timers.ticks_in_flight());
     p.failures = errors.failures();
-    p.armed_timers = timers.armed_names();
+    for (auto& name : timers.armed_names())
+      if (name != deadline_timer) p.armed_timers.push_back(std::move(name));
     p.last_error = last_error;
     p.report = report;
     p.last_pass_at = last_pass_at;
     p.last_error_at = last_error_at;
     for (const auto& name : p.armed_timers)
-      if (auto it = due.find(name); it != due.end()) p.timers_due.push_back(name + " " + k8s::format_rfc3339(it->second));
+      if (auto at = timers.due(name)) p.timers_due.push_back(name + " " + k8s::format_rfc3339(wall(*at)));
     return p;
   }
 };
@@ -253,19 +276,7 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
         if (u.wake) self->state.wake();
       },
       [self](protocol::wake_atom) { self->state.wake(); },
-      [self](const protocol::timer_fired& t) {
-        if (self->state.timers.fire(t.name, t.generation))
-          self->state.wake();
-        else
-          ++self->state.stale_timers;
-      },
-      [self](const protocol::pass_deadline& d) {
-        auto& s = self->state;
-        if (s.phase == order_phase::running && s.slot && s.slot->number == d.pass) {
-          pass_context ctx{s.slot};
-          ctx.finish(pass_result::failed("pass did not finish within its deadline"));
-        }
-      },
+      [self](const protocol::timer_tick& t) { self->state.on_tick(t); },
       [self](protocol::retire_atom) { self->state.stop(); },
       [self](protocol::stop_atom) { self->state.stop(); },
       [self](protocol::probe_atom) { return self->state.probe(); },

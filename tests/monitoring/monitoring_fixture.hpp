@@ -8,6 +8,7 @@
 
 #include "actors/cluster/cluster_actor.hpp"
 #include "actors/cluster/cluster_directory.hpp"
+#include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/controllers.hpp"
 #include "k8s/yaml.hpp"
 #include "protocol/api_error.hpp"
@@ -55,6 +56,24 @@ inline fixture_options all_crds() {
   o.crd_dirs = {source_dir() + "/deploy/crds", source_dir() + "/sim/crds"};
   return o;
 }
+
+// The default Prometheus (monitoring/k8s) with its Service.
+inline const char* const prometheus_yaml = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: monitoring}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: k8s, namespace: monitoring}
+spec: {ports: [{name: http-web, port: 9090, targetPort: 9090}]}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: Prometheus
+metadata: {name: k8s, namespace: monitoring}
+spec:
+  serviceMonitorSelector: {matchLabels: {release: a}}
+  serviceMonitorNamespaceSelector: {}
+)";
 
 struct mon_fixture {
   std::string dir = scratch_dir("c5c3-monitoring");
@@ -172,6 +191,10 @@ struct mon_fixture {
     return backend.with_core([&](sim::monitoring::standin_core&) { return backend_core->unregistered(); });
   }
 
+  int unregister_calls() {
+    return backend.with_core([&](sim::monitoring::standin_core&) { return backend_core->unregister_calls(); });
+  }
+
   std::string kube_system_uid() const { return std::string(get("namespaces", "", "kube-system").uid()); }
 
   std::size_t writes(const std::string& verb, const std::string& resource) const {
@@ -180,5 +203,11 @@ struct mon_fixture {
     return n;
   }
 };
+
+// Whether the registration markers are stamped (the RoleBinding's annotation).
+inline bool registered(mon_fixture& f) {
+  auto rb = f.get("rolebindings.rbac.authorization.k8s.io", "monitoring", "appscode:trickster:proxy");
+  return rb && rb.annotation(::c5c3::monitoring::registered_key).has_value();
+}
 
 }  // namespace c5c3::testing::mon

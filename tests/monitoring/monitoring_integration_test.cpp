@@ -5,7 +5,6 @@
 // the AlertmanagerReconciler woken by the inbox APIService, the ServiceMonitor
 // controllers woken by Prometheus and Service changes, and the federated
 // copies on a Rancher cluster.
-#include "actors/monitoring/constants.hpp"
 #include "tests/monitoring/monitoring_fixture.hpp"
 
 namespace c5c3::testing::mon {
@@ -13,23 +12,6 @@ namespace c5c3::testing::mon {
 using namespace ::c5c3::monitoring;
 
 namespace {
-
-const char* const prometheus_yaml = R"(apiVersion: v1
-kind: Namespace
-metadata: {name: monitoring}
----
-apiVersion: v1
-kind: Service
-metadata: {name: k8s, namespace: monitoring}
-spec: {ports: [{name: http-web, port: 9090, targetPort: 9090}]}
----
-apiVersion: monitoring.coreos.com/v1
-kind: Prometheus
-metadata: {name: k8s, namespace: monitoring}
-spec:
-  serviceMonitorSelector: {matchLabels: {release: a}}
-  serviceMonitorNamespaceSelector: {}
-)";
 
 const char* const demo_yaml = R"(apiVersion: v1
 kind: Namespace
@@ -51,10 +33,6 @@ metadata: {name: plain, namespace: demo}
 spec: {selector: {matchLabels: {app: api}}, endpoints: [{port: metrics}]}
 )";
 
-bool registered(mon_fixture& f) {
-  auto rb = f.get("rolebindings.rbac.authorization.k8s.io", "monitoring", "appscode:trickster:proxy");
-  return rb && rb.annotation(registered_key).has_value();
-}
 
 }  // namespace
 

@@ -2,7 +2,7 @@
 controllers.
 
 The operator runs as the ServiceAccount of deploy/rbac with `--controllers=monitoring` and exactly the ClusterRole
-c5c3-monitoring (none of the orders' role), and takes a standalone cluster's default Prometheus through named
+c5c3-operator-monitoring (none of the orders' role), and takes a standalone cluster's default Prometheus through named
 steps: operator ready, finalizer added, registered with the backend, the AppBindings and the Grafana Secret, the
 ClusterChartPreset, an `auto` ServiceMonitor labelled, the Alertmanager's inbox config, the Prometheus gone after
 its teardown. Then once per rule, with only that rule removed, some named step must fail with a 403 naming a
@@ -32,7 +32,7 @@ from kubernetes import client
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rbac_rules as rr  # noqa: E402
 
-ROLE = "c5c3-monitoring"
+ROLE = "c5c3-operator-monitoring"
 FINALIZER = "monitoring.appscode.com/prometheus"
 PROXY = "appscode:trickster:proxy"
 REGISTERED = "monitoring.appscode.com/registered"

@@ -47,6 +47,9 @@ struct fixture_options {
   std::vector<std::string> crd_dirs;
   std::string rancher_auth_secret;
   std::chrono::milliseconds service_timeout{10'000};
+  // Each controller its own limiter of one token (the operator's wiring with
+  // --max-concurrent-reconciles=1); false: no limit.
+  bool limit = false;
 };
 
 // Every CRD the monitoring controllers meet (deploy/crds: AppBinding;
@@ -109,6 +112,7 @@ struct mon_fixture {
     co.registry = &registry;
     co.actor_options.backoff_max = 200ms;
     co.service_timeout = o.service_timeout;
+    co.limit = o.limit;
     std::string error;
     activation = monitoring::spawn_monitoring(sys, std::move(co), error);
     BOOST_TEST_REQUIRE(static_cast<bool>(activation), error);

@@ -19,7 +19,6 @@ backend's URL and token (`c5c3-sim trickster`).
 Usage: monitoring_rbac_rules.py --kubeconfig ADMIN --operator BIN --source-dir SRC --base-url URL --token T
                                 [--workdir DIR] [--only 0,3] [--step-timeout 60] [--grace 4]
 """
-import argparse
 import os
 import subprocess
 import sys
@@ -154,16 +153,9 @@ def scenario(cluster, run, ns):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kubeconfig", required=True)
-    ap.add_argument("--operator", required=True)
-    ap.add_argument("--source-dir", required=True)
+    ap = rr.arguments(4)
     ap.add_argument("--base-url", required=True)
     ap.add_argument("--token", required=True)
-    ap.add_argument("--workdir")
-    ap.add_argument("--only", help="comma-separated rule indexes to remove (default: all)")
-    ap.add_argument("--step-timeout", type=float, default=60)
-    ap.add_argument("--grace", type=float, default=4, help="seconds a step may still take once a 403 was logged")
     a = ap.parse_args()
     workdir = a.workdir or tempfile.mkdtemp(prefix="c5c3-monitoring-rbac-")
     cluster = MonitoringCluster(a.kubeconfig, a.source_dir)

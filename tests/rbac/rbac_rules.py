@@ -327,7 +327,8 @@ def report(results):
     return 0 if passed == len(results) else 1
 
 
-def main():
+def arguments(grace):
+    """The drivers' common flags (--grace defaulting to `grace` seconds)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--kubeconfig", required=True)
     ap.add_argument("--operator", required=True)
@@ -335,8 +336,12 @@ def main():
     ap.add_argument("--workdir")
     ap.add_argument("--only", help="comma-separated rule indexes to remove (default: all)")
     ap.add_argument("--step-timeout", type=float, default=60)
-    ap.add_argument("--grace", type=float, default=8, help="seconds a step may still take once a 403 was logged")
-    a = ap.parse_args()
+    ap.add_argument("--grace", type=float, default=grace, help="seconds a step may still take once a 403 was logged")
+    return ap
+
+
+def main():
+    a = arguments(8).parse_args()
     workdir = a.workdir or tempfile.mkdtemp(prefix="c5c3-rbac-")
     cluster = Cluster(a.kubeconfig, a.source_dir)
     role = yaml.safe_load(open(os.path.join(a.source_dir, "deploy", "rbac", "role.yaml")))

@@ -17,7 +17,7 @@ sim/monitoring/fixtures/ocm, authorizes with RBAC and runs OwnerReferencesPermis
 backend's URL and token (`c5c3-sim trickster`).
 
 Usage: monitoring_rbac_rules.py --kubeconfig ADMIN --operator BIN --source-dir SRC --base-url URL --token T
-                                [--workdir DIR] [--only 0,3] [--step-timeout 60] [--grace 4]
+                                [--workdir DIR] [--only 0,3] [--step-timeout 60] [--grace 2]
 """
 import os
 import subprocess
@@ -153,7 +153,7 @@ def scenario(cluster, run, ns):
 
 
 def main():
-    ap = rr.arguments(4)
+    ap = rr.arguments(2)
     ap.add_argument("--base-url", required=True)
     ap.add_argument("--token", required=True)
     a = ap.parse_args()

@@ -8,6 +8,7 @@ ServiceAccount of deploy/rbac, rule by rule.
 Usage: rbac_emulator_e2e.py C5C3_SIM C5C3_OPERATOR SOURCE_DIR [orders|monitoring]
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,6 +80,8 @@ def main(sim, operator, src, mode="orders"):
                     print(f"--- {f} (last 15 lines) ---")
                     print("\n".join(lines[-15:]))
         procs.stop()
+        if rc == 0:
+            shutil.rmtree(workdir, ignore_errors=True)  # kept (and dumped above) when it failed
     return rc
 
 

@@ -8,6 +8,7 @@
 #include "actors/monitoring/servicemonitor.hpp"
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/http_service.hpp"
+#include "actors/runtime/limiter.hpp"
 #include "actors/runtime/runner/host.hpp"
 
 #include <fstream>
@@ -20,13 +21,14 @@ namespace {
 struct shared {
   controllers_options opts;
   std::map<std::string, caf::actor> services;
+  std::map<std::string, caf::actor> limiters;  // by controller (empty: no limit)
 };
 
 std::pair<std::string, caf::actor> host_of(caf::actor_system& sys, const shared& sh,
                                            std::shared_ptr<const runtime::kind_declaration> kind) {
   auto name = kind->controller;
   runtime::kind_host_options ho;
-  ho.limiter = sh.opts.limiter;
+  if (auto it = sh.limiters.find(name); it != sh.limiters.end()) ho.limiter = it->second;
   ho.max_concurrent_reconciles = sh.opts.max_concurrent_reconciles;
   auto& reg = sh.opts.registry ? *sh.opts.registry : runtime::metrics::default_registry();
   ho.metrics = std::make_shared<runtime::controller_metrics>(reg, kind->controller);
@@ -75,6 +77,11 @@ caf::actor spawn_monitoring(caf::actor_system& sys, controllers_options opts, st
   ao.clusters = sh->opts.clusters;
   ao.log = sh->opts.log;
   ao.owned = {sh->services[prometheus_detector_service], sh->services[alertmanager_detector_service], http};
+  if (sh->opts.limit)
+    for (const auto& c : {prometheus_controller, alertmanager_controller, auto_controller, federation_controller}) {
+      sh->limiters[c] = runtime::spawn_limiter(sys, sh->opts.max_concurrent_reconciles);
+      ao.owned.push_back(sh->limiters[c]);
+    }
   using hosts = std::vector<std::pair<std::string, caf::actor>>;
   ao.groups.push_back({prometheus_gvk.group, prometheus_gvk.kind, [sh, ps](caf::actor_system& s) {
                          hosts out;

@@ -35,7 +35,10 @@ struct controllers_options {
   config::monitoring_options flags;
   std::string pod_namespace;  // the operator's namespace (the Rancher auth Secret's)
   caf::actor clusters;        // the cluster directory
-  caf::actor limiter;         // shared with every kind (invalid: none)
+  // One limiter per controller, as upstream (controller-runtime's
+  // MaxConcurrentReconciles is per controller): max_concurrent_reconciles
+  // tokens per cluster each, owned by the activation. false: no limit.
+  bool limit = false;
   std::uint32_t max_concurrent_reconciles = 1;
   runtime::metrics::registry* registry = nullptr;  // null: the default registry
   runtime::order_actor_options actor_options;

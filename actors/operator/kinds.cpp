@@ -56,7 +56,7 @@ std::vector<kind_plug> operator_kinds() {
                          o.flags = ctx.options.monitoring;
                          o.pod_namespace = ctx.namespace_;
                          o.clusters = ctx.clusters;
-                         o.limiter = ctx.limiter;
+                         o.limit = static_cast<bool>(ctx.limiter);  // one limiter per controller
                          o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
                          o.log = ctx.log;
                          std::string error;

@@ -161,9 +161,11 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     caf::actor_system sys{cfg};
     auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
 
-    // The management cluster, the target clusters of labelled kubeconfig
-    // Secrets in the operator's namespace, the directory that keeps every
-    // kind's watches on them, and the ControlPlane directory.
+    // The management cluster, the directory that keeps every kind's watches
+    // on the engaged clusters, and for the orders the target clusters of
+    // labelled kubeconfig Secrets in the operator's namespace and the
+    // ControlPlane directory (the monitoring controllers use neither, so a
+    // process of them alone needs no rule for Secrets or ControlPlanes).
     auto observer = std::make_shared<rest_observer>(reg);
     auto management_client = conn.value().client;
     management_client.observer = observer;
@@ -176,8 +178,10 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     ro.listeners = {directory};
     ro.tune = [observer](k8s::client_config& c) { c.observer = observer; };
     ro.log = root.named("targets");
-    auto targets = cluster::spawn_target_registry(sys, std::move(ro));
-    auto control_planes = ::c5c3::c5c3::controlplane::spawn_control_plane_directory(sys, management);
+    const bool orders = opts.runs("orders");
+    auto targets = orders ? cluster::spawn_target_registry(sys, std::move(ro)) : caf::actor{};
+    auto control_planes =
+        orders ? ::c5c3::c5c3::controlplane::spawn_control_plane_directory(sys, management) : caf::actor{};
     auto synced = std::make_shared<std::atomic<bool>>(false);
     poller_options po;
     po.log = root.named("clusters");

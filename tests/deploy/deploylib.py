@@ -57,6 +57,27 @@ def kustomize(folder):
     return docs(run([KUBECTL, "kustomize", os.path.join(ROOT, folder)])[1])
 
 
+def overlay(folder, *components):
+    """A temporary directory holding the kustomization a user's overlay is: `folder` (relative to ROOT) with
+    `components` (kustomize refuses absolute paths and a parent of the overlay, so it lives outside the
+    tree and names them relatively). Remove it with shutil.rmtree."""
+    d = tempfile.mkdtemp(prefix="c5c3-overlay-")
+    rel = lambda p: os.path.relpath(os.path.join(ROOT, p), d)  # noqa: E731
+    with open(os.path.join(d, "kustomization.yaml"), "w") as f:
+        yaml.safe_dump({"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
+                        "resources": [rel(folder)], "components": [rel(c) for c in components]}, f)
+    return d
+
+
+def kustomize_with(folder, *components):
+    """kubectl kustomize of `folder` with `components` (an overlay)."""
+    d = overlay(folder, *components)
+    try:
+        return docs(run([KUBECTL, "kustomize", d])[1])
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def docs(text):
     return [d for d in yaml.safe_load_all(text) if d]
 

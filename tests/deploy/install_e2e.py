@@ -4,11 +4,14 @@
 usage: install_e2e.py --sim PATH/TO/c5c3-sim [--operator PATH/TO/c5c3-operator]
        install_e2e.py --kubeconfig FILE      [--operator ...]   (any cluster, e.g. a real kube-apiserver)
 
-1. `helm template` and `kubectl kustomize` output (monitoring objects included) pass
+1. `helm template` and `kubectl kustomize` output (monitoring objects included; the chart with both
+   controller groups, deploy/ alone and with the deploy/monitoring-controllers component) pass
    `kubectl apply --dry-run=server`; the operator binary accepts the rendered flags.
-2. `kubectl apply -k deploy/` and `-k deploy/monitoring/` create every object; delete removes them
-   (but the CRDs and the Namespace).
-3. `helm install` creates every object of its manifest (Recreate Deployment); `helm uninstall` removes them.
+2. `kubectl apply -k` of deploy/ with the monitoring-controllers component (an overlay: deploy/ and the
+   monitoring controllers' ClusterRole, binding and flag) and `-k deploy/monitoring/` create every object;
+   delete removes them (but the CRDs and the Namespace).
+3. `helm install` (controllers orders and monitoring) creates every object of its manifest (Recreate
+   Deployment, both ClusterRoles); `helm uninstall` removes them.
 4. kubectl ergonomics on every c5c3.io kind: short names, the `c5c3` category, printer columns,
    `kubectl explain` text, a description on every property of the served OpenAPI v3, and
    `kubectl wait --for=condition=Ready` ending once a Ready=True status is written (and timing out on False).
@@ -20,14 +23,18 @@ import argparse
 import glob
 import json
 import os
+import shutil
 import subprocess
 
 import yaml
 
-from deploylib import KUBECTL, ROOT, Emulator, check, docs, find, helm, kustomize, main, run, to_yaml, wait_until
+from deploylib import (KUBECTL, ROOT, Emulator, check, docs, find, helm, kustomize, kustomize_with, main, overlay, run,
+                       to_yaml, wait_until)
 
 NS = "c5c3-system"
 MONITORING = "serviceMonitor.enabled=true,prometheusRule.enabled=true,dashboard.enabled=true"
+CONTROLLERS = "controllers={orders,monitoring}"
+COMPONENT = "deploy/monitoring-controllers"
 
 
 class Cluster:
@@ -74,24 +81,30 @@ def serve_monitoring_kinds(c):
             c.k("wait", "--for=condition=Established", f"crd/{name}", "--timeout=30s")
 
 
-def dry_run(c, chart, plain, operator):
+def dry_run(c, renders, operator):
+    """renders: (what, objects) pairs; the last one's objects are checked not to be stored."""
     c.k("apply", "-f", "-", input=to_yaml([{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}}]))
-    for what, objs in (("helm template", chart), ("kubectl kustomize", plain)):
+    for what, objs in renders:
         rc, out, err = c.k("apply", "--dry-run=server", "-f", "-", input=to_yaml(objs), ok=False)
         check(rc == 0, f"{what} | kubectl apply --dry-run=server: {out}{err}")
         check(out.count("(server dry run)") == len(objs), f"{what}: dry run of {len(objs)} objects answered:\n{out}")
     # Dry run stored nothing.
-    got, _ = c.exists([o for o in plain if o["kind"] != "Namespace"])
+    got, _ = c.exists([o for o in renders[-1][1] if o["kind"] != "Namespace"])
     check(not got, f"the dry run created {sorted(got)}")
     if operator:
-        for objs in (chart, plain):
+        for _, objs in renders:
             args = find(objs, "Deployment")["spec"]["template"]["spec"]["containers"][0]["args"]
             rc, out, err = run([operator, *args, "--help"], ok=False)
             check(rc == 0, f"c5c3-operator refuses the rendered flags {args}: {err}")
 
 
 def kustomize_install(c, plain, plain_monitoring):
-    c.k("apply", "-k", os.path.join(ROOT, "deploy"))
+    """plain: what deploy/ with the monitoring-controllers component renders."""
+    d = overlay("deploy", COMPONENT)
+    try:
+        c.k("apply", "-k", d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
     c.k("apply", "-k", os.path.join(ROOT, "deploy", "monitoring"))
     created(c, plain + plain_monitoring, "kubectl apply -k")
     strategy = c.k("get", "deployment", "-n", NS, "c5c3-operator", "-o", "jsonpath={.spec.strategy.type}")[1]
@@ -107,13 +120,15 @@ def kustomize_install(c, plain, plain_monitoring):
 
 def helm_install(c):
     c.helm("install", "c5c3-operator", os.path.join(ROOT, "deploy", "chart"), "--namespace", NS,
-           "--create-namespace", "--set", MONITORING)
+           "--create-namespace", "--set", MONITORING, "--set", CONTROLLERS)
     status = json.loads(c.helm("status", "c5c3-operator", "-n", NS, "-o", "json")[1])
     check(status["info"]["status"] == "deployed", f"helm status {status['info']['status']}")
     manifest = docs(c.helm("get", "manifest", "c5c3-operator", "-n", NS)[1])
     kinds = sorted({o["kind"] for o in manifest})
     check(kinds == ["ClusterRole", "ClusterRoleBinding", "ConfigMap", "Deployment", "PodDisruptionBudget",
                     "PrometheusRule", "Service", "ServiceAccount", "ServiceMonitor"], f"helm manifest kinds {kinds}")
+    roles = sorted(o["metadata"]["name"] for o in manifest if o["kind"] == "ClusterRole")
+    check(roles == ["c5c3-operator", "c5c3-operator-monitoring"], f"helm manifest ClusterRoles {roles}")
     created(c, manifest, "helm install")
     d = json.loads(c.k("get", "deployment", "-n", NS, "c5c3-operator", "-o", "json")[1])
     check(d["spec"]["strategy"]["type"] == "Recreate", f"the chart's Deployment strategy {d['spec']['strategy']}")
@@ -220,13 +235,16 @@ def test():
     a = p.parse_args()
     check(bool(a.sim) != bool(a.kubeconfig), "give --sim or --kubeconfig")
     chart = docs(helm("template", "c5c3-operator", os.path.join(ROOT, "deploy", "chart"), "--namespace", NS,
-                      "--include-crds", "--set", MONITORING)[1])
-    plain, plain_monitoring = kustomize("deploy"), kustomize("deploy/monitoring")
+                      "--include-crds", "--set", MONITORING, "--set", CONTROLLERS)[1])
+    plain, plain_monitoring = kustomize_with("deploy", COMPONENT), kustomize("deploy/monitoring")
+    orders_only = kustomize("deploy")
     emulator = Emulator(a.sim) if a.sim else None
     try:
         c = Cluster(emulator.kubeconfig if emulator else a.kubeconfig)
         serve_monitoring_kinds(c)
-        dry_run(c, chart, plain + plain_monitoring, a.operator)
+        dry_run(c, [("helm template", chart), ("kubectl kustomize deploy/", orders_only),
+                    ("kubectl kustomize deploy/ + the monitoring-controllers component", plain + plain_monitoring)],
+                a.operator)
         kustomize_install(c, plain, plain_monitoring)
         manifest = helm_install(c)
         crds = served_crds()

@@ -11,7 +11,7 @@ import re
 
 import yaml
 
-from deploylib import ROOT, check, find, helm, helm_template, kustomize, main
+from deploylib import ROOT, check, find, helm, helm_template, kustomize, kustomize_with, main
 
 
 def read_yaml(rel):
@@ -144,6 +144,46 @@ def other_release_names():
     check(binding["roleRef"]["name"] == find(objs, "ClusterRole")["metadata"]["name"], "binding names another role")
 
 
+MONITORING_CRDS = ("appbindings.appcatalog.appscode.com", "grafanadashboards.openviz.dev",
+                   "grafanadatasources.openviz.dev")
+
+
+def monitoring_group():
+    """controllers: each group brings its ClusterRole and binding and the --controllers flag; both groups render
+    what deploy/ with the deploy/monitoring-controllers component renders; the CRDs the monitoring controllers
+    write are in either."""
+    both = helm_template("--set", "controllers={orders,monitoring}")
+    plain = kustomize_with("deploy", "deploy/monitoring-controllers")
+    same_objects(both, plain, "controllers={orders,monitoring} vs deploy/ + deploy/monitoring-controllers/")
+    selectors_hold(both)
+    link = os.path.join(ROOT, "deploy/rbac/monitoring_role.yaml")
+    check(os.path.realpath(link) == os.path.join(ROOT, "deploy/monitoring-controllers/monitoring_role.yaml"),
+          "deploy/rbac/monitoring_role.yaml must be a link to deploy/monitoring-controllers/monitoring_role.yaml")
+    role = read_yaml("deploy/rbac/monitoring_role.yaml")[0]
+    check(find(both, "ClusterRole", "c5c3-operator-monitoring")["rules"] == role["rules"],
+          "the chart's monitoring ClusterRole rules are not deploy/rbac/monitoring_role.yaml's")
+    check(find(both, "ClusterRole", "c5c3-operator")["rules"] == read_yaml("deploy/rbac/role.yaml")[0]["rules"],
+          "with both groups the orders' ClusterRole changed")
+    for objs in (both, plain):
+        check(container(objs)["args"][-1] == "--controllers=orders,monitoring", f"args {container(objs)['args']}")
+        for name in MONITORING_CRDS:
+            find(objs, "CustomResourceDefinition", name)
+    only = helm_template("--set", "controllers={monitoring}", release="blue", namespace="ops")
+    roles = sorted(o["metadata"]["name"] for o in only if o["kind"] == "ClusterRole")
+    check(roles == ["blue-c5c3-operator-monitoring"], f"controllers={{monitoring}} renders ClusterRoles {roles}")
+    binding = find(only, "ClusterRoleBinding")
+    check(binding["roleRef"]["name"] == "blue-c5c3-operator-monitoring", f"binding names {binding['roleRef']}")
+    check(binding["subjects"] == [{"kind": "ServiceAccount", "name": "blue-c5c3-operator", "namespace": "ops"}],
+          f"binding subjects {binding['subjects']}")
+    check(container(only)["args"][-1] == "--controllers=monitoring", f"args {container(only)['args']}")
+    check(not any(a.startswith("--controllers") for a in container(helm_template())["args"]),
+          "the default (orders) renders a --controllers flag")
+    for bad, want in (("controllers={orders,grafana}", '"grafana" is not a group'),
+                      ("controllers=null", "controllers must name at least one")):
+        rc, err = helm_template("--set", bad, ok=False)
+        check(rc != 0 and want in err, f"{bad} rendered (rc {rc}): {err}")
+
+
 def test():
     helm("lint", "--strict", os.path.join(ROOT, "deploy", "chart"))
     versions_agree()
@@ -160,6 +200,7 @@ def test():
     strategy_is_recreate()
     values_reach_the_operator()
     other_release_names()
+    monitoring_group()
 
 
 if __name__ == "__main__":

@@ -72,20 +72,20 @@ until_ok 30 state 'len(s["registrations"]) == 1 and s["registrations"][0]["regis
   opfail "one default registration: $(k get rolebinding -n monitoring -o yaml)"
 k delete prometheus -n monitoring kube-prometheus-stack-prometheus --timeout=60s >/dev/null || opfail "delete Prometheus"
 ! k get clusterchartpreset monitoring-presets >/dev/null 2>&1 || opfail "the preset is still there"
-# At least once: about one run in three unregisters twice (a second deletion pass
-# before the finalizer's removal is seen; the backend takes it idempotently).
-# Known, issue 15's note; the exact count returns once that pass is fixed.
-until_ok 30 state 's["unregistered"] and s["unregisterCalls"] >= 1 and not s["registrations"]' ||
-  opfail "not unregistered within 30 s"
+until_ok 30 state 'len(s["unregistered"]) == 1 and s["unregisterCalls"] == 1 and not s["registrations"]' ||
+  opfail "not unregistered exactly once within 30 s"
 grep -q "$TOKEN" "$D/op.log" && opfail "the backend token reached the log"
 stop_operator
+# Still once with the operator gone: no later pass (one on the terminating
+# object the cache still showed) unregistered again.
+state 's["unregisterCalls"] == 1' || fail "unregistered more than once"
 kill "$TPID"; wait "$TPID" 2>/dev/null; TPID=
 stop_sim
 
 # ---- 2. Rancher: the federated copies ----
 start_sim "$SIM" --crds "$SRC/sim/crds" --crds "$SRC/deploy/crds"
 start_backend
-k apply -f "$FX/rancher/crds.yaml" >/dev/null 2>&1 || fail "rancher CRDs"
+k apply -f "$FX/rancher/crds.yaml" >"$D/rc.out" 2>&1 || fail "rancher CRDs: $(cat "$D/rc.out")"
 until_ok 20 k get clusters.management.cattle.io || fail "the Rancher kind is not served"
 sed -e "s#RANCHER_URL#https://127.0.0.1:1/v3#" -e "s#RANCHER_TOKEN#token-x:unused#" "$FX/rancher/cluster.yaml" >"$D/cluster.yaml"
 k apply -f "$D/cluster.yaml" >"$D/r.out" 2>&1 || fail "rancher cluster: $(cat "$D/r.out")"

@@ -8,6 +8,7 @@
 
 #include "actors/cluster/cluster_actor.hpp"
 #include "actors/cluster/cluster_directory.hpp"
+#include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/controllers.hpp"
 #include "k8s/yaml.hpp"
 #include "protocol/api_error.hpp"
@@ -46,6 +47,9 @@ struct fixture_options {
   std::vector<std::string> crd_dirs;
   std::string rancher_auth_secret;
   std::chrono::milliseconds service_timeout{10'000};
+  // Each controller its own limiter of one token (the operator's wiring with
+  // --max-concurrent-reconciles=1); false: no limit.
+  bool limit = false;
 };
 
 // Every CRD the monitoring controllers meet (deploy/crds: AppBinding;
@@ -55,6 +59,24 @@ inline fixture_options all_crds() {
   o.crd_dirs = {source_dir() + "/deploy/crds", source_dir() + "/sim/crds"};
   return o;
 }
+
+// The default Prometheus (monitoring/k8s) with its Service.
+inline const char* const prometheus_yaml = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: monitoring}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: k8s, namespace: monitoring}
+spec: {ports: [{name: http-web, port: 9090, targetPort: 9090}]}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: Prometheus
+metadata: {name: k8s, namespace: monitoring}
+spec:
+  serviceMonitorSelector: {matchLabels: {release: a}}
+  serviceMonitorNamespaceSelector: {}
+)";
 
 struct mon_fixture {
   std::string dir = scratch_dir("c5c3-monitoring");
@@ -90,6 +112,7 @@ struct mon_fixture {
     co.registry = &registry;
     co.actor_options.backoff_max = 200ms;
     co.service_timeout = o.service_timeout;
+    co.limit = o.limit;
     std::string error;
     activation = monitoring::spawn_monitoring(sys, std::move(co), error);
     BOOST_TEST_REQUIRE(static_cast<bool>(activation), error);
@@ -172,6 +195,10 @@ struct mon_fixture {
     return backend.with_core([&](sim::monitoring::standin_core&) { return backend_core->unregistered(); });
   }
 
+  int unregister_calls() {
+    return backend.with_core([&](sim::monitoring::standin_core&) { return backend_core->unregister_calls(); });
+  }
+
   std::string kube_system_uid() const { return std::string(get("namespaces", "", "kube-system").uid()); }
 
   std::size_t writes(const std::string& verb, const std::string& resource) const {
@@ -180,5 +207,11 @@ struct mon_fixture {
     return n;
   }
 };
+
+// Whether the registration markers are stamped (the RoleBinding's annotation).
+inline bool registered(mon_fixture& f) {
+  auto rb = f.get("rolebindings.rbac.authorization.k8s.io", "monitoring", "appscode:trickster:proxy");
+  return rb && rb.annotation(::c5c3::monitoring::registered_key).has_value();
+}
 
 }  // namespace c5c3::testing::mon

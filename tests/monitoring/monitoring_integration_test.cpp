@@ -5,7 +5,6 @@
 // the AlertmanagerReconciler woken by the inbox APIService, the ServiceMonitor
 // controllers woken by Prometheus and Service changes, and the federated
 // copies on a Rancher cluster.
-#include "actors/monitoring/constants.hpp"
 #include "tests/monitoring/monitoring_fixture.hpp"
 
 namespace c5c3::testing::mon {
@@ -13,23 +12,6 @@ namespace c5c3::testing::mon {
 using namespace ::c5c3::monitoring;
 
 namespace {
-
-const char* const prometheus_yaml = R"(apiVersion: v1
-kind: Namespace
-metadata: {name: monitoring}
----
-apiVersion: v1
-kind: Service
-metadata: {name: k8s, namespace: monitoring}
-spec: {ports: [{name: http-web, port: 9090, targetPort: 9090}]}
----
-apiVersion: monitoring.coreos.com/v1
-kind: Prometheus
-metadata: {name: k8s, namespace: monitoring}
-spec:
-  serviceMonitorSelector: {matchLabels: {release: a}}
-  serviceMonitorNamespaceSelector: {}
-)";
 
 const char* const demo_yaml = R"(apiVersion: v1
 kind: Namespace
@@ -51,10 +33,6 @@ metadata: {name: plain, namespace: demo}
 spec: {selector: {matchLabels: {app: api}}, endpoints: [{port: metrics}]}
 )";
 
-bool registered(mon_fixture& f) {
-  auto rb = f.get("rolebindings.rbac.authorization.k8s.io", "monitoring", "appscode:trickster:proxy");
-  return rb && rb.annotation(registered_key).has_value();
-}
 
 }  // namespace
 
@@ -174,6 +152,34 @@ BOOST_AUTO_TEST_CASE(a_backend_timeout_is_retried_and_the_markers_stop_any_furth
   f.patch(prometheus_gvk, "monitoring", "k8s", R"({"metadata":{"labels":{"again":"1"}}})");
   BOOST_TEST_REQUIRE(eventually([&] { return f.probe(prometheus_controller, "monitoring", "k8s").passes_finished >= 4u; }));
   BOOST_TEST(f.register_calls() == 2);
+}
+
+BOOST_AUTO_TEST_CASE(each_controller_has_its_own_limiter_so_a_slow_prometheus_pass_holds_up_no_servicemonitor) {
+  fixture_options o = all_crds();
+  o.limit = true;  // one token per controller
+  o.service_timeout = 30s;
+  mon_fixture f(o);
+  sim::monitoring::fault_rule slow;
+  slow.path = "/api/v1/trickster/register";
+  slow.latency = 10s;  // the Prometheus pass holds its token while the backend is slow
+  slow.times = 1;
+  const auto id = f.backend.faults().add(slow);
+  f.create(prometheus_yaml);
+  BOOST_TEST_REQUIRE(eventually([&] { return f.backend.faults().fired()[id] == 1; }));
+  f.create(demo_yaml);
+  // Labelled while that pass is still in the registration: the AutoReconciler's
+  // pass took a token of its own limiter (with one shared token it would wait
+  // for the Prometheus pass to end).
+  auto labelled = [&] {
+    return f.get("servicemonitors.monitoring.coreos.com", "demo", "api").label("release").value_or("") == "a";
+  };
+  auto registering = [&] {
+    auto p = f.probe(prometheus_controller, "monitoring", "k8s");
+    return p.passes_started > p.passes_finished && f.register_calls() == 0;
+  };
+  BOOST_TEST_REQUIRE(eventually([&] { return labelled() || !registering(); }));
+  BOOST_TEST(registering(), "the Prometheus pass ended before the ServiceMonitor was labelled");
+  BOOST_TEST(labelled());
 }
 
 BOOST_AUTO_TEST_CASE(the_alertmanager_gets_its_config_when_the_inbox_apiservice_appears) {

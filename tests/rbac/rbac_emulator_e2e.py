@@ -1,18 +1,20 @@
-"""e2e: rbac_rules.py against the emulator with --authorization-mode=RBAC.
+"""e2e: rbac_rules.py (or monitoring_rbac_rules.py) against the emulator with --authorization-mode=RBAC.
 
-c5c3-sim apiserver (RBAC, OwnerReferencesPermissionEnforcement, deploy/crds and sim/crds) and
-c5c3-sim world (its simulated broker and OpenBao, with the admin kubeconfig) as processes; the
-driver then runs c5c3-operator as the ServiceAccount of deploy/rbac, rule by rule.
+c5c3-sim apiserver (RBAC, OwnerReferencesPermissionEnforcement, deploy/crds and sim/crds) and, for the
+orders, c5c3-sim world (its simulated broker and OpenBao, with the admin kubeconfig), for the monitoring
+controllers c5c3-sim trickster (the backend), as processes; the driver then runs c5c3-operator as the
+ServiceAccount of deploy/rbac, rule by rule.
 
-Usage: rbac_emulator_e2e.py C5C3_SIM C5C3_OPERATOR SOURCE_DIR
+Usage: rbac_emulator_e2e.py C5C3_SIM C5C3_OPERATOR SOURCE_DIR [orders|monitoring]
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
-from e2e import Procs  # noqa: E402
+from e2e import Procs, eventually  # noqa: E402
 
 
 def kubectl_checks(kubeconfig):
@@ -36,7 +38,20 @@ def kubectl_checks(kubeconfig):
     return 0
 
 
-def main(sim, operator, src):
+def monitoring_driver(procs, sim, operator, src, kubeconfig, workdir):
+    """The backend stand-in, then monitoring_rbac_rules.py; its exit code."""
+    env_out = os.path.join(workdir, "trickster.env")
+    procs.start("trickster", [sim, "trickster", "--token", "rbac-platform-token", "--grafana-url",
+                              "https://grafana.example", "--env-out", env_out])
+    eventually(lambda: os.path.exists(env_out), "trickster.env", 30)
+    env = dict(line.strip().split("=", 1) for line in open(env_out) if "=" in line)
+    driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "monitoring_rbac_rules.py")
+    return subprocess.run([sys.executable, driver, "--kubeconfig", kubeconfig, "--operator", operator,
+                           "--source-dir", src, "--workdir", workdir, "--base-url", env["TRICKSTER_URL"],
+                           "--token", "rbac-platform-token"]).returncode
+
+
+def main(sim, operator, src, mode="orders"):
     workdir = tempfile.mkdtemp(prefix="c5c3-rbac-e2e-")
     procs = Procs(workdir)
     rc = 1
@@ -47,6 +62,9 @@ def main(sim, operator, src):
                                   "--enable-admission-plugins", "OwnerReferencesPermissionEnforcement",
                                   "--crds", os.path.join(src, "deploy", "crds"),
                                   "--crds", os.path.join(src, "sim", "crds")], "listening on")
+        if mode == "monitoring":
+            rc = monitoring_driver(procs, sim, operator, src, kubeconfig, workdir)
+            return rc
         procs.start("world", [sim, "world", "--kubeconfig", kubeconfig])
         driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rbac_rules.py")
         rc = subprocess.run([sys.executable, driver, "--kubeconfig", kubeconfig, "--operator", operator,
@@ -62,8 +80,10 @@ def main(sim, operator, src):
                     print(f"--- {f} (last 15 lines) ---")
                     print("\n".join(lines[-15:]))
         procs.stop()
+        if rc == 0:
+            shutil.rmtree(workdir, ignore_errors=True)  # kept (and dumped above) when it failed
     return rc
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:4]))
+    sys.exit(main(*sys.argv[1:5]))

@@ -80,9 +80,10 @@ def rule_text(rule):
 class Cluster:
     """The admin's view: applying files, the ClusterRole, orders, the ServiceAccount token."""
 
-    def __init__(self, kubeconfig, src):
+    def __init__(self, kubeconfig, src, role=ROLE):
         self.kubeconfig = kubeconfig
         self.src = src
+        self.role = role
         api = config.new_client_from_config(config_file=kubeconfig)
         self.custom = client.CustomObjectsApi(api)
         self.core = client.CoreV1Api(api)
@@ -94,11 +95,11 @@ class Cluster:
                                           capture_output=True).returncode == 0, f"kubectl apply {rel}", 60)
 
     def set_rules(self, rules):
-        role = self.rbac.read_cluster_role(ROLE)
+        role = self.rbac.read_cluster_role(self.role)
         role.rules = [client.V1PolicyRule(api_groups=r.get("apiGroups"), resources=r.get("resources"),
                                           verbs=r.get("verbs"), resource_names=r.get("resourceNames"),
                                           non_resource_ur_ls=r.get("nonResourceURLs")) for r in rules]
-        self.rbac.replace_cluster_role(ROLE, role)
+        self.rbac.replace_cluster_role(self.role, role)
 
     def service_account_kubeconfig(self, path):
         spec = client.V1TokenRequestSpec(audiences=[], expiration_seconds=3600)
@@ -147,7 +148,7 @@ class Cluster:
 class OperatorRun:
     """One operator process and the named steps of the scenario."""
 
-    def __init__(self, procs, operator, kubeconfig, step_timeout, grace):
+    def __init__(self, procs, operator, kubeconfig, step_timeout, grace, extra_args=()):
         self.procs = procs
         self.step_timeout = step_timeout
         self.grace = grace
@@ -155,7 +156,7 @@ class OperatorRun:
         self.log_path = procs.path(self.name)
         self.p = procs.start(self.name, [operator, "--kubeconfig", kubeconfig, "--namespace", NAMESPACE,
                                          "--metrics-bind-address", "127.0.0.1:0",
-                                         "--health-probe-bind-address", "127.0.0.1:0"])
+                                         "--health-probe-bind-address", "127.0.0.1:0", *extra_args])
 
     def stop(self):
         self.procs.stop_one(self.name)
@@ -237,32 +238,32 @@ def resources_of(rule):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kubeconfig", required=True)
-    ap.add_argument("--operator", required=True)
-    ap.add_argument("--source-dir", required=True)
-    ap.add_argument("--workdir")
-    ap.add_argument("--only", help="comma-separated rule indexes to remove (default: all)")
-    ap.add_argument("--step-timeout", type=float, default=60)
-    ap.add_argument("--grace", type=float, default=8, help="seconds a step may still take once a 403 was logged")
-    a = ap.parse_args()
-    workdir = a.workdir or tempfile.mkdtemp(prefix="c5c3-rbac-")
-    cluster = Cluster(a.kubeconfig, a.source_dir)
-    role = yaml.safe_load(open(os.path.join(a.source_dir, "deploy", "rbac", "role.yaml")))
-    rules = role["rules"]
-    for f in ["deploy/rbac/service_account.yaml", "deploy/rbac/role.yaml", "deploy/rbac/role_binding.yaml",
-              "deploy/samples/00-namespaces.yaml", "deploy/samples/10-controlplane.yaml",
-              "deploy/samples/world/10-rabbitmqcluster.yaml", "deploy/samples/world/20-clustersecretstore.yaml"]:
-        cluster.apply(f)
-    sa_kubeconfig = os.path.join(workdir, "service-account.kubeconfig")
-    cluster.service_account_kubeconfig(sa_kubeconfig)
-    procs = Procs(workdir)
+class Options:
+    """How each attempt runs the operator."""
+
+    def __init__(self, operator, kubeconfig, step_timeout, grace, extra_args=()):
+        self.operator = operator
+        self.kubeconfig = kubeconfig
+        self.step_timeout = step_timeout
+        self.grace = grace
+        self.extra_args = list(extra_args)
+
+
+def check_rules(cluster, procs, rules, scenario, opts, only=None, skip=None, cleanup=None,
+                not_used_yet=None, refused_without_failing=None):
+    """A baseline with every rule, then each rule removed in turn (cluster.role re-written without it, a fresh
+    operator, scenario(cluster, run, name) with a fresh name): some named step must fail and the operator's log
+    hold a 403 naming a resource of the removed rule. `skip(rule)` gives a reason to pass a rule over;
+    `not_used_yet` / `refused_without_failing` map a rule's resources to the reason it may fail no step (the
+    first: every step passes and nothing is refused; the second: refused, logged, no step failed).
+    `cleanup(name)` runs after a failed attempt. Returns [(what, ok, detail)]; the full rules are restored."""
+    not_used_yet = NOT_USED_YET if not_used_yet is None else not_used_yet
+    refused_without_failing = REFUSED_WITHOUT_FAILING if refused_without_failing is None else refused_without_failing
     results = []  # (what, ok, detail)
 
     def attempt(label, variant_rules, order):
         cluster.set_rules(variant_rules)
-        run = OperatorRun(procs, a.operator, sa_kubeconfig, a.step_timeout, a.grace)
+        run = OperatorRun(procs, opts.operator, opts.kubeconfig, opts.step_timeout, opts.grace, opts.extra_args)
         try:
             scenario(cluster, run, order)
             return None, run.refusals()
@@ -270,32 +271,34 @@ def main():
             return e, run.refusals()
         finally:
             run.stop()
-            os.replace(run.log_path, os.path.join(workdir, f"operator-{label}.log"))
+            os.replace(run.log_path, os.path.join(procs.workdir, f"operator-{label}.log"))
 
     try:
-        log("baseline: every rule of deploy/rbac/role.yaml")
+        log(f"baseline: every rule of ClusterRole {cluster.role}")
         failed, refused = attempt("baseline", rules, "rbac-baseline")
         results.append(("baseline", failed is None and not refused,
                         str(failed) if failed else (f"refused: {refused[0][1]}" if refused else "all steps passed")))
-        only = [int(i) for i in a.only.split(",")] if a.only else range(len(rules))
-        for i in only:
+        if failed and cleanup:
+            cleanup("rbac-baseline")
+        for i in ([int(i) for i in only.split(",")] if only else range(len(rules))):
             rule = rules[i]
             label = f"rule {i}: {rule_text(rule)}"
-            if keystone_rule(rule):
-                log(f"{label}: the Keystone orders' rule, not exercised by a RabbitMQVhost order")
+            reason = skip(rule) if skip else None
+            if reason:
+                log(f"{label}: {reason}")
                 continue
             log(f"without {label}")
             order = f"rbac-{i}"
             failed, refused = attempt(f"rule-{i}", rules[:i] + rules[i + 1:], order)
-            if failed:
-                cluster.force_remove(order)
-            unused = NOT_USED_YET.get(tuple(rule.get("resources", [])))
+            if failed and cleanup:
+                cleanup(order)
+            unused = not_used_yet.get(tuple(rule.get("resources", [])))
             if unused:
                 results.append((label, failed is None and not refused,
                                 f"not needed yet ({unused})" if failed is None else f"now needed: {failed}"))
                 continue
             named = resources_of(rule)
-            later = REFUSED_WITHOUT_FAILING.get(tuple(rule.get("resources", [])))
+            later = refused_without_failing.get(tuple(rule.get("resources", [])))
             if later:
                 asked = [m for r, m in refused if r in named]
                 results.append((label, failed is None and bool(asked),
@@ -312,12 +315,52 @@ def main():
             results.append((label, ok, detail))
     finally:
         cluster.set_rules(rules)
-        procs.stop()
+    return results
+
+
+def report(results):
+    """Prints one PASS/FAIL line per result; the exit code."""
     for what, ok, detail in results:
         print(f"{'PASS' if ok else 'FAIL'} {what}: {detail}")
     passed = sum(1 for _, ok, _ in results if ok)
     print(f"{passed} passed, {len(results) - passed} failed")
     return 0 if passed == len(results) else 1
+
+
+def arguments(grace):
+    """The drivers' common flags (--grace defaulting to `grace` seconds)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kubeconfig", required=True)
+    ap.add_argument("--operator", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--workdir")
+    ap.add_argument("--only", help="comma-separated rule indexes to remove (default: all)")
+    ap.add_argument("--step-timeout", type=float, default=60)
+    ap.add_argument("--grace", type=float, default=grace, help="seconds a step may still take once a 403 was logged")
+    return ap
+
+
+def main():
+    a = arguments(8).parse_args()
+    workdir = a.workdir or tempfile.mkdtemp(prefix="c5c3-rbac-")
+    cluster = Cluster(a.kubeconfig, a.source_dir)
+    role = yaml.safe_load(open(os.path.join(a.source_dir, "deploy", "rbac", "role.yaml")))
+    rules = role["rules"]
+    for f in ["deploy/rbac/service_account.yaml", "deploy/rbac/role.yaml", "deploy/rbac/role_binding.yaml",
+              "deploy/samples/00-namespaces.yaml", "deploy/samples/10-controlplane.yaml",
+              "deploy/samples/world/10-rabbitmqcluster.yaml", "deploy/samples/world/20-clustersecretstore.yaml"]:
+        cluster.apply(f)
+    sa_kubeconfig = os.path.join(workdir, "service-account.kubeconfig")
+    cluster.service_account_kubeconfig(sa_kubeconfig)
+    procs = Procs(workdir)
+    try:
+        opts = Options(a.operator, sa_kubeconfig, a.step_timeout, a.grace)
+        results = check_rules(cluster, procs, rules, scenario, opts, only=a.only, cleanup=cluster.force_remove,
+                              skip=lambda r: keystone_rule(r) and "the Keystone orders' rule, not exercised by a "
+                              "RabbitMQVhost order")
+    finally:
+        procs.stop()
+    return report(results)
 
 
 if __name__ == "__main__":

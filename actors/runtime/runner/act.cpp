@@ -108,8 +108,12 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
           return;
         }
         if (w.report_failure) {
-          // The plan reports it (and asks for it no more): recorded, the rest
-          // of this plan dropped, planned again.
+          // The plan reports it (and asks for it no more): recorded, logged
+          // (a plan that goes on without it, as upstream ignores the error,
+          // must not hide a refusal), the rest of this plan dropped, planned
+          // again.
+          r->log().warn("Write failed; the plan goes on without it",
+                        {{"write", w.describe()}, {"error", proto::describe(e)}});
           r->snap.write_failures.push_back({w.cluster, std::string(w.kind()), std::string(w.body.namespace_()),
                                             std::string(w.name()), w.subresource, proto::api_errc_of(e),
                                             proto::describe(e)});

@@ -19,6 +19,18 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
     // no coming back).
     r->snap.order = cached ? memo->latest(memo_key_of(r->snap.key.cluster, cached), cached, r->ctx.now()) : cached;
     memo->reset_used();
+    // A terminating order without the kind's finalizer has nothing left of
+    // this kind to tear down: its release was this actor's own (seen through
+    // the memo while the cache still shows the object; no finalizer can be
+    // added to an object being deleted, so this holds until it is gone).
+    // Nothing is read or planned, so no teardown step runs twice.
+    const auto& order = r->snap.order;
+    if (!kind->finalizer.empty() && order && order.terminating() && !order.has_finalizer(kind->finalizer)) {
+      auto res = pass_result::converged();
+      res.report.stage = "released";
+      res.report.result = "converged";
+      return detail::finish(r, std::move(res));
+    }
     detail::start(r);
   };
 }

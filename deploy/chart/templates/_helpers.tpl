@@ -39,3 +39,32 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | 
 {{- define "c5c3-operator.image" -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
+
+{{/* A ClusterRole with its binding to the operator's ServiceAccount: dict ctx, name, rules. */}}
+{{- define "c5c3-operator.clusterRole" -}}
+{{- $ctx := .ctx }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: {{ .name }}
+  labels:
+    {{- include "c5c3-operator.labels" $ctx | nindent 4 }}
+rules:
+  {{- toYaml .rules | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: {{ .name }}
+  labels:
+    {{- include "c5c3-operator.labels" $ctx | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: {{ .name }}
+subjects:
+- kind: ServiceAccount
+  name: {{ include "c5c3-operator.serviceAccountName" $ctx }}
+  namespace: {{ $ctx.Release.Namespace }}
+{{- end }}

@@ -17,7 +17,8 @@
 //   void expect_reference()      the oracle of a fault-free run, by assertions
 //
 // C5C3_FAULT_PLANS picks the plans: a number (a sample spread over every
-// kind; `default_sample` when unset, what CI runs), `all`, or a plan's name
+// kind; `default_sample` when unset, what CI runs), `all`, a kind (`crash`,
+// `midpass`, `stale`, `drop`, `expire`: every plan of it), or a plan's name
 // (its seed, as a failure reports it: C5C3_FAULT_PLANS=crash@7).
 #pragma once
 
@@ -121,6 +122,10 @@ inline std::vector<plan> chosen_plans(const std::vector<plan>& plans, std::size_
   const char* env = std::getenv("C5C3_FAULT_PLANS");
   std::string want = env && *env ? env : std::to_string(default_sample);
   if (want == "all") return plans;
+  std::vector<plan> of_kind;
+  for (const auto& p : plans)
+    if (want == kind_name(p.kind)) of_kind.push_back(p);
+  if (!of_kind.empty()) return of_kind;
   if (want.find_first_not_of("0123456789") == std::string::npos) return sample_plans(plans, std::stoul(want));
   auto p = find_plan(plans, want);
   BOOST_TEST_REQUIRE(p.has_value(), "no plan " << want << " in this reference run");
@@ -132,7 +137,7 @@ inline std::vector<plan> chosen_plans(const std::vector<plan>& plans, std::size_
 // says plans generated per kind, run, failed (with their seeds) and not
 // reached.
 template <class S>
-void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample) {
+void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, const std::string& order_resource) {
   outcome ref;
   std::vector<plan> plans;
   {
@@ -140,14 +145,15 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample) {
     f.run(nullptr);
     f.expect_reference();
     ref = f.observe();
-    plans = generate_plans(f.server.write_log(), f.server.watch_log(), {operator_user, operator_token, 2, 2});
+    plans = generate_plans(f.server.write_log(), f.server.watch_log(), {operator_user, operator_token, 2, 2, order_resource});
   }
   std::map<std::string, int> generated;
   for (auto& p : plans) ++generated[kind_name(p.kind)];
   BOOST_TEST_MESSAGE("reference: " << describe(ref));
-  BOOST_TEST_MESSAGE(fmt::format("plans generated: {} (crash {}, stale {}, drop {}, expire {})", plans.size(),
-                                 generated["crash"], generated["stale"], generated["drop"], generated["expire"]));
-  for (auto k : {"crash", "stale", "drop", "expire"}) BOOST_TEST(generated[k] > 0, "no " << k << " plan");
+  BOOST_TEST_MESSAGE(fmt::format("plans generated: {} (crash {}, midpass {}, stale {}, drop {}, expire {})",
+                                 plans.size(), generated["crash"], generated["midpass"], generated["stale"],
+                                 generated["drop"], generated["expire"]));
+  for (auto k : {"crash", "midpass", "stale", "drop", "expire"}) BOOST_TEST(generated[k] > 0, "no " << k << " plan");
 
   int run = 0, failed = 0, unreached = 0;
   std::string failures;
@@ -159,7 +165,8 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample) {
         bool reached = f.run(&p);
         auto got = f.observe();
         unreached += !reached;
-        BOOST_TEST_MESSAGE(p.name << (reached ? "" : " (its point was not reached)") << ": " << describe(got));
+        BOOST_TEST_MESSAGE(p.name << " after " << p.about << (reached ? "" : " (its point was not reached)") << ": "
+                                  << describe(got));
         BOOST_TEST(describe(got) == describe(ref));
         if (got != ref) {
           ++failed;

@@ -53,7 +53,7 @@ struct rabbitmqvhost_scenario : fault_fixture {
 BOOST_AUTO_TEST_SUITE(fault_plans_rabbitmqvhost)
 
 BOOST_AUTO_TEST_CASE(every_chosen_plan_ends_as_the_reference_run) {
-  faults::every_chosen_plan_ends_as_the_reference_run<rabbitmqvhost_scenario>(8);
+  faults::every_chosen_plan_ends_as_the_reference_run<rabbitmqvhost_scenario>(8, "rabbitmqvhosts.c5c3.io");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -84,7 +84,7 @@ struct keystoneuser_scenario : keystone_fixture {
 BOOST_AUTO_TEST_SUITE(fault_plans_keystoneuser)
 
 BOOST_AUTO_TEST_CASE(every_chosen_plan_ends_as_the_reference_run) {
-  faults::every_chosen_plan_ends_as_the_reference_run<keystoneuser_scenario>(6);
+  faults::every_chosen_plan_ends_as_the_reference_run<keystoneuser_scenario>(6, user_resource);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

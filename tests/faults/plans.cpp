@@ -28,6 +28,7 @@ std::string describe(const sim::write_record& w) {
 const char* kind_name(plan_kind k) {
   switch (k) {
     case plan_kind::crash: return "crash";
+    case plan_kind::intermediate_restart: return "midpass";
     case plan_kind::stale_view: return "stale";
     case plan_kind::dropped_event: return "drop";
     case plan_kind::watch_restart: return "expire";
@@ -47,6 +48,28 @@ std::string qualified_resource(const std::string& group, const std::string& reso
   return group.empty() ? plural : plural + "." + group;
 }
 
+std::string order_of(const sim::write_record& w, const std::string& order_resource) {
+  if (qualified_resource(w.group, w.resource) == order_resource) return w.name;
+  return w.name.substr(0, w.name.find('-'));
+}
+
+namespace {
+
+// Whether the `n`th write (1-based) is a child write and its order's next
+// write is a child write too.
+bool inside_a_pass(const std::vector<sim::write_record>& writes, std::size_t n, const std::string& order_resource) {
+  if (order_resource.empty()) return false;
+  const auto& w = writes[n - 1];
+  auto child = [&](const sim::write_record& x) { return qualified_resource(x.group, x.resource) != order_resource; };
+  if (!child(w)) return false;
+  const auto order = order_of(w, order_resource);
+  for (std::size_t i = n; i < writes.size(); ++i)
+    if (order_of(writes[i], order_resource) == order) return child(writes[i]);
+  return false;
+}
+
+}  // namespace
+
 std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
                                  const std::vector<sim::watch_record>& events, const generate_options& o) {
   auto writes = operator_writes(log, o.user);
@@ -55,7 +78,9 @@ std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
     const auto& w = writes[static_cast<std::size_t>(n - 1)];
     const auto about = describe(w);
 
-    plan crash{plan_kind::crash, fmt::format("crash@{}", n), n, about, {for_operator(o, n)}, true, 0};
+    const bool midpass = inside_a_pass(writes, static_cast<std::size_t>(n), o.order_resource);
+    plan crash{midpass ? plan_kind::intermediate_restart : plan_kind::crash,
+               fmt::format("{}@{}", midpass ? "midpass" : "crash", n), n, about, {for_operator(o, n)}, true, 0};
     crash.rules[0].reset_connection = true;
     out.push_back(std::move(crash));
 
@@ -96,14 +121,20 @@ std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
 }
 
 std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n) {
-  const plan_kind kinds[] = {plan_kind::crash, plan_kind::stale_view, plan_kind::dropped_event,
-                             plan_kind::watch_restart};
-  std::vector<plan> out;
-  for (std::size_t k = 0; k < std::size(kinds); ++k) {
+  const plan_kind kinds[] = {plan_kind::crash, plan_kind::intermediate_restart, plan_kind::stale_view,
+                             plan_kind::dropped_event, plan_kind::watch_restart};
+  // The plans of each kind that has any: `n` is shared among those.
+  std::vector<std::vector<const plan*>> by_kind;
+  for (auto kind : kinds) {
     std::vector<const plan*> of;
     for (const auto& p : plans)
-      if (p.kind == kinds[k]) of.push_back(&p);
-    auto want = std::min(of.size(), n / std::size(kinds) + (k < n % std::size(kinds) ? 1 : 0));
+      if (p.kind == kind) of.push_back(&p);
+    if (!of.empty()) by_kind.push_back(std::move(of));
+  }
+  std::vector<plan> out;
+  for (std::size_t k = 0; k < by_kind.size(); ++k) {
+    const auto& of = by_kind[k];
+    auto want = std::min(of.size(), n / by_kind.size() + (k < n % by_kind.size() ? 1 : 0));
     // Evenly spread: the middle of each of `want` equal slices.
     for (std::size_t i = 0; i < want; ++i) out.push_back(*of[(2 * i + 1) * of.size() / (2 * want)]);
   }

@@ -5,8 +5,11 @@
 //
 //   crash@N    the operator stopped right after its Nth write (every later
 //              request of it reset, then its actors stopped and started
-//              again with empty caches); a crash between two writes of one
-//              pass is the intermediate-state restart
+//              again with empty caches)
+//   midpass@N  the same crash where the Nth write is a child write whose
+//              order's next write is a child write too (no write of the
+//              order itself between: one pass, or passes that left its
+//              status alone): the intermediate-state restart
 //   stale@N    from its Nth write on, the operator's informer of the kind
 //              it just wrote held `hold` events behind while the others
 //              move on (a stale view at that decision point)
@@ -29,7 +32,7 @@
 
 namespace c5c3::testing::faults {
 
-enum class plan_kind { crash, stale_view, dropped_event, watch_restart };
+enum class plan_kind { crash, intermediate_restart, stale_view, dropped_event, watch_restart };
 
 struct plan {
   plan_kind kind = plan_kind::crash;
@@ -49,7 +52,14 @@ struct generate_options {
   std::string token;  // its bearer token (the rules match it)
   int hold = 2;       // events a stale informer is held behind
   int release_after_writes = 2;
+  // The order kind ("rabbitmqvhosts.c5c3.io"): a write of it is the order's
+  // own (status, finalizer); any other write is a child's, of the order its
+  // name starts with (up to the first '-'). Empty: no midpass plans.
+  std::string order_resource;
 };
+
+// The order a write belongs to (see generate_options::order_resource).
+std::string order_of(const sim::write_record& w, const std::string& order_resource);
 
 // The writes of `user` that landed (2xx, not dry-run), in order.
 std::vector<sim::write_record> operator_writes(const std::vector<sim::write_record>& log, const std::string& user);
@@ -61,7 +71,7 @@ std::string qualified_resource(const std::string& group, const std::string& reso
 std::vector<plan> generate_plans(const std::vector<sim::write_record>& writes,
                                  const std::vector<sim::watch_record>& events, const generate_options& o);
 
-// `n` plans spread evenly over each kind (every kind gets n / kinds, the
+// `n` plans spread evenly over each kind (in plan_kind's order) (every kind gets n / kinds, the
 // first kinds one more), the same ones for the same `plans`.
 std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n);
 

@@ -35,7 +35,7 @@ sim::watch_record event(std::string client, std::string type, std::string name, 
   return e;
 }
 
-const generate_options opts{"op", "op-token", 2, 3};
+const generate_options opts{"op", "op-token", 2, 3, ""};
 
 std::vector<plan> reference_plans() {
   std::vector<sim::write_record> writes{
@@ -105,6 +105,39 @@ BOOST_AUTO_TEST_CASE(the_rules_of_each_kind) {
   BOOST_TEST(r.namespace_ == "openstack");
   BOOST_TEST(r.name == "o0-user");
   BOOST_TEST(!find_plan(plans, "crash@4").has_value());
+}
+
+// With the order kind named, a crash between two child writes of one order
+// (its own write not between) is an intermediate-state restart.
+BOOST_AUTO_TEST_CASE(a_crash_inside_a_pass_is_a_midpass_plan) {
+  std::vector<sim::write_record> writes{
+      write(1, "op", "patch", "c5c3.io", "rabbitmqvhosts", "o0", 200),     // the finalizer
+      write(2, "op", "create", "", "secrets", "o0-password-v1"),           // then the User: inside the pass
+      write(3, "op", "create", "", "secrets", "o1-password-v1"),           // o1's next is its status
+      write(4, "op", "create", "rabbitmq.com", "users", "o0-user"),        // o0's next is its status
+      write(5, "op", "update", "c5c3.io", "rabbitmqvhosts/status", "o1", 200),
+      write(6, "op", "update", "c5c3.io", "rabbitmqvhosts/status", "o0", 200),
+  };
+  auto o = opts;
+  o.order_resource = "rabbitmqvhosts.c5c3.io";
+  std::vector<std::string> restarts;
+  for (auto& p : generate_plans(writes, {}, o))
+    if (p.restart) restarts.push_back(p.name);
+  BOOST_TEST(restarts ==
+             (std::vector<std::string>{"crash@1", "midpass@2", "crash@3", "crash@4", "crash@5", "crash@6"}));
+  auto mid = find_plan(generate_plans(writes, {}, o), "midpass@2");
+  BOOST_TEST_REQUIRE(mid.has_value());
+  BOOST_TEST((mid->kind == plan_kind::intermediate_restart));
+  BOOST_TEST(mid->rules[0].reset_connection);
+  BOOST_TEST(mid->rules[0].after_writes == 2);
+  BOOST_TEST(order_of(writes[1], o.order_resource) == "o0");
+  BOOST_TEST(order_of(writes[4], o.order_resource) == "o1");
+  // Without the order kind, no midpass plans.
+  for (auto& p : generate_plans(writes, {}, opts)) BOOST_TEST(p.name.rfind("midpass", 0) != 0u);
+  // A sample reaches the midpass kind too.
+  bool sampled = false;
+  for (auto& p : sample_plans(generate_plans(writes, {}, o), 4)) sampled |= p.kind == plan_kind::intermediate_restart;
+  BOOST_TEST(sampled);
 }
 
 BOOST_AUTO_TEST_CASE(a_sample_spreads_over_every_kind) {

@@ -26,7 +26,10 @@ struct keystone_fixture {
   caf::actor_system sys{make_config()};
   caf::actor management, directory, control_planes, limiter, users, projects, assignments, catalog;
 
-  keystone_fixture() {
+  // The emulator, the world and the prerequisites (namespaces, store,
+  // ControlPlane); the operator too unless `start` is false (then the test
+  // calls start_operator(), e.g. after adding fault rules).
+  explicit keystone_fixture(bool start = true) {
     server.start();
     server.write_kubeconfig(dir + "/kubeconfig");
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
@@ -45,7 +48,12 @@ struct keystone_fixture {
     for (const auto& ns : namespaces) create(ns);
     create(store);
     create(control_plane);
+    if (start) start_operator();
+  }
 
+  void start_operator() {
+    auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
+    BOOST_TEST_REQUIRE(conn.ok());
     auto oc = conn->client;
     fast(oc);
     oc.observer = operator_requests;
@@ -66,7 +74,11 @@ struct keystone_fixture {
     catalog = c5c3::keystonecatalogentry::spawn_host(sys, ho);
   }
 
-  ~keystone_fixture() {
+  // Stops the operator's actors (a crash as far as the cluster can tell:
+  // nothing is written on the way out); start_operator() starts fresh ones
+  // with empty caches.
+  void stop_operator() {
+    if (!users) return;
     caf::scoped_actor self{sys};
     for (const auto& h : {users, projects, assignments, catalog})
       self->request(h, 30s, protocol::stop_atom::value).receive([](protocol::ok_atom) {}, [](caf::error&) {});
@@ -74,6 +86,11 @@ struct keystone_fixture {
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
       self->wait_for(a);
     }
+    users = projects = assignments = catalog = limiter = control_planes = directory = management = caf::actor{};
+  }
+
+  ~keystone_fixture() {
+    stop_operator();
     world->stop();
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);

@@ -60,6 +60,15 @@ class keystone_view {
     return out;
   }
 
+  // Whether Keystone issues a token (unscoped) for the cloud's user and
+  // password: the credential authenticates. A session of its own, so no
+  // token cached before counts.
+  bool authenticates(sim::world::cloud_config cloud) const {
+    cloud.project_name = cloud.project_id = cloud.project_domain_name = cloud.project_domain_id = "";
+    sim::world::keystone_sessions fresh(identity_);
+    return !fresh.authenticate(cloud).has_value();
+  }
+
   // POST /v3/<collection> as the admin, e.g. ("projects", R"({"project":{"name":"x","domain_id":"default"}})").
   void create(const std::string& collection, const std::string& body) {
     sim::world::cloud_config admin;

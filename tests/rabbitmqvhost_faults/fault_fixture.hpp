@@ -36,6 +36,37 @@ struct fault_fixture : fixture {
     create(control_plane);
   }
 
+  // Whether one of the operator's watches delivered the stored version of
+  // the object (the watch log; `resource` as get_object takes it).
+  bool operator_saw_current(const std::string& resource, const std::string& ns, const std::string& name) const {
+    auto o = server.get_object(resource, ns, name);
+    if (!o) return false;
+    const auto plural = resource.substr(0, resource.find('.'));
+    for (auto& w : server.watch_log())
+      if (w.client == operator_user && w.resource == plural && w.namespace_ == ns && w.name == name &&
+          w.resource_version == o.resource_version())
+        return true;
+    return false;
+  }
+
+  // The world has done its part for the prerequisites (the RabbitmqCluster's
+  // status, its default-user Secret, the ControlPlane's AdminCredentialReady,
+  // the store's status) and the operator's informers have seen their stored
+  // versions. A stream rule that holds events behind added before this may
+  // withhold a prerequisite's last event with nothing after it on that watch:
+  // a watch-only client never sees it (issue 18).
+  bool prerequisites_seen() const {
+    auto cp = server.get_object("controlplanes.c5c3.io", "openstack", "cp");
+    auto ready = cp ? cp.find_condition("AdminCredentialReady") : std::nullopt;
+    auto cluster = server.get_object("rabbitmqclusters.rabbitmq.com", "openstack", "openstack-rabbitmq");
+    auto store_ = server.get_object("clustersecretstores.external-secrets.io", "", "openbao-cluster-store");
+    return ready && ready->is_true() && cluster && cluster.get({"status"}) && store_ && store_.get({"status"}) &&
+           operator_saw_current("controlplanes.c5c3.io", "openstack", "cp") &&
+           operator_saw_current("rabbitmqclusters.rabbitmq.com", "openstack", "openstack-rabbitmq") &&
+           operator_saw_current("secrets", "openstack", "openstack-rabbitmq-default-user") &&
+           operator_saw_current("clustersecretstores.external-secrets.io", "", "openbao-cluster-store");
+  }
+
   // A rule matching the operator's client only.
   std::string add(sim::fault_rule r) {
     r.client = operator_token;

@@ -33,14 +33,17 @@ sim::fault_rule watches() {
 
 BOOST_AUTO_TEST_SUITE(rabbitmqvhost_stream_faults)
 
-// Disabled: it passed in the suite at 18:17 and then failed deterministically twice (on two
-// trees, run alone and in the suite): no order got a password within 240 s while every
-// stream is held two events behind. Not understood yet (suspect: which initial events the
-// hold catches depends on when each informer's list ends); the other stream-fault cases
-// run. Re-enable with the cause found (issue 18).
-BOOST_FIXTURE_TEST_CASE(informers_two_events_behind_converge_once_released, fault_fixture,
-                        *boost::unit_test::disabled()) {
+// Every watch of the operator is held two events behind once the world has
+// settled the prerequisites and the operator has seen them: a hold added
+// earlier can catch a prerequisite's last event (the RabbitmqCluster's
+// status, the ControlPlane's AdminCredentialReady) with no later event on
+// its watch to push it out, and then no watch-only client (controller-
+// runtime's requeue and resync read the same cache) ever admits an order
+// until the hold goes. That is what made this case fail whenever the world
+// wrote those statuses after prepare() returned (issue 18).
+BOOST_FIXTURE_TEST_CASE(informers_two_events_behind_converge_once_released, fault_fixture) {
   prepare();
+  BOOST_TEST_REQUIRE(eventually([&] { return prerequisites_seen(); }));
   auto hold = watches();
   hold.hold_watch_events = 2;
   std::vector<std::string> ids{add(hold)};

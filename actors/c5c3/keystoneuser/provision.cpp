@@ -34,6 +34,12 @@ class provisioner {
   provision_plan fail(std::string_view reason, std::string message, requeue r) {
     p_.user_ready = make_condition(condition_type_user_ready, false, reason, message, o_.id.generation);
     p_.requeue = r;
+    return finish();
+  }
+  // The plan, with the probe's delete (if any) after every other write.
+  provision_plan finish() {
+    for (auto& w : probe_drop_) p_.writes.push_back(std::move(w));
+    probe_drop_.clear();
     return std::move(p_);
   }
   // The object of that name as listed, else as a create met it.
@@ -53,6 +59,7 @@ class provisioner {
   std::string domain_;
   k8s::time_point now_;
   provision_plan p_;
+  std::vector<child_write> probe_drop_;  // the probe's delete, written last
 };
 
 provision_plan provisioner::run() {
@@ -88,7 +95,11 @@ provision_plan provisioner::run() {
                              true,
                              s_.read_by_name};
   auto gate = korc::probe_gate(pin);
-  for (auto& w : gate.writes) p_.writes.push_back(std::move(w));
+  // Passing the gate, its writes are the probe's delete (the name is free,
+  // or the User is ours): it goes after the password Secret and the managed
+  // User, so an operator restarted between two writes of this plan meets the
+  // probe (or the User) again, never neither, and makes no second probe.
+  for (auto& w : gate.writes) (gate.proceed ? probe_drop_ : p_.writes).push_back(std::move(w));
   if (!gate.refusal.empty())
     return fail(reason_service_account_error, "probing for a pre-existing user: " + gate.refusal, std::nullopt);
   if (!gate.proceed) {
@@ -113,8 +124,8 @@ provision_plan provisioner::run() {
     return fail(reason_service_account_error,
                 fmt::format("ensuring the password Secret of generation {}: {}", gen, ensured_secret.ensure.refusal),
                 std::nullopt);
-  // The writes go out in order: the Secret exists before the User naming it.
-  // Both in one plan, so the probe just dropped is not made again.
+  // The writes go out in order: the Secret exists before the User naming it,
+  // and the probe goes after both.
   if (ensured_secret.ensure.write) p_.writes.push_back(*ensured_secret.ensure.write);
   auto desired = korc::managed_user(n_.user(), ns_, o_.user_name, domain_ref, n_.password(gen), creds);
   auto ensured_user = ensure_order_child(o_.id.ref, desired, user);
@@ -184,7 +195,7 @@ provision_plan provisioner::outcome(const k8s::object& user, std::int64_t gen) {
                                  o_.id.generation);
   p_.requeue = std::nullopt;
   p_.provisioned = true;
-  return std::move(p_);
+  return finish();
 }
 
 }  // namespace

@@ -1,0 +1,186 @@
+// The generated perturbation plans run against one order kind's scenario
+// (issue 18): a fault-free reference run, the plans generated from its
+// write and watch logs (plans.hpp), and each chosen plan run from scratch.
+// Oracle: the end state (each order's state as the kind's scenario
+// describes it) and the operator's successful creates and deletes per
+// resource equal the reference's.
+//
+// A scenario `S` is a fixture with the emulator `server`, the operator's
+// `operator_requests`, and:
+//   S(false)                     the emulator, world and prerequisites, no operator
+//   std::string add(fault_rule)  a rule on the operator's requests only
+//   void start_operator(), stop_operator()
+//   void begin()                 what the scenario writes once the operator runs
+//   std::string not_ready()      "" once every order is Ready
+//   std::vector<std::string> order_names()
+//   std::string order_state(name)  what the oracle compares of one order
+//   void expect_reference()      the oracle of a fault-free run, by assertions
+//
+// C5C3_FAULT_PLANS picks the plans: a number (a sample spread over every
+// kind; `default_sample` when unset, what CI runs), `all`, a kind (`crash`,
+// `midpass`, `stale`, `drop`, `expire`: every plan of it), or a plan's name
+// (its seed, as a failure reports it: C5C3_FAULT_PLANS=crash@7).
+#pragma once
+
+#include "tests/faults/plans.hpp"
+#include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
+
+#include <boost/test/execution_monitor.hpp>
+#include <boost/test/unit_test.hpp>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace c5c3::testing::faults {
+
+inline constexpr int plan_converge_seconds = 240;
+
+// What the oracle compares.
+struct outcome {
+  std::map<std::string, int> writes;  // "create users.rabbitmq.com" -> count (operator's, successful)
+  std::map<std::string, std::string> orders;
+  friend bool operator==(const outcome&, const outcome&) = default;
+};
+
+inline std::string describe(const outcome& o) {
+  std::string out;
+  for (auto& [k, n] : o.writes) out += fmt::format("{}={} ", k, n);
+  for (auto& [k, s] : o.orders) out += fmt::format("| {}: {} ", k, s);
+  return out;
+}
+
+template <class S>
+struct plan_run : S {
+  plan_run() : S(false) {}
+
+  std::uint64_t fired(const std::vector<std::string>& ids) const {
+    std::uint64_t n = 0;
+    auto c = this->server.fault_counts();
+    for (auto& id : ids) n += c.by_rule[id];
+    return n;
+  }
+
+  int writes_so_far() const { return static_cast<int>(operator_writes(this->server.write_log(), operator_user).size()); }
+
+  // No operator request for half a second.
+  bool settled() {
+    auto before = this->operator_requests->requests_total();
+    std::this_thread::sleep_for(500ms);
+    return this->operator_requests->requests_total() == before;
+  }
+
+  bool all_ready() { return this->not_ready().empty(); }
+
+  outcome observe() {
+    outcome o;
+    for (auto& w : operator_writes(this->server.write_log(), operator_user))
+      if (w.verb == "create" || w.verb == "delete") ++o.writes[w.verb + " " + qualified_resource(w.group, w.resource)];
+    for (auto& name : this->order_names()) o.orders[name] = this->order_state(name);
+    return o;
+  }
+
+  // The scenario, perturbed by `p` when given. Returns whether the plan's
+  // rules fired (a point the run never reached does not).
+  bool run(const plan* p) {
+    std::vector<std::string> ids;
+    if (p)
+      for (auto r : p->rules) ids.push_back(this->add(std::move(r)));
+    this->start_operator();
+    this->begin();
+    bool reached = true;
+    auto fired_or_done = [&] { return fired(ids) > 0 || (all_ready() && settled()); };
+    if (p && p->restart) {
+      // The crash: every request after the Nth write is reset; once one
+      // was (or the run converged without another), the operator stops
+      // and starts again with empty caches.
+      BOOST_TEST_REQUIRE(eventually(fired_or_done, plan_converge_seconds));
+      reached = fired(ids) > 0;
+      this->stop_operator();
+      for (auto& id : ids) this->server.remove_fault(id);
+      this->start_operator();
+    } else if (p && p->kind == plan_kind::stale_view) {
+      BOOST_TEST_REQUIRE(eventually(fired_or_done, plan_converge_seconds));
+      reached = fired(ids) > 0;
+      // Held until the operator made a few more writes on its stale view,
+      // or went quiet waiting for the held events.
+      const int until = p->point + p->release_after_writes;
+      eventually([&] { return writes_so_far() >= until || settled(); }, 20);
+      for (auto& id : ids) this->server.remove_fault(id);
+    }
+    BOOST_TEST_REQUIRE(eventually([&] { return all_ready(); }, plan_converge_seconds),
+                       "not Ready: " << this->not_ready());
+    BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
+    if (p && !p->restart && p->kind != plan_kind::stale_view) reached = fired(ids) > 0;
+    return reached;
+  }
+};
+
+inline std::vector<plan> chosen_plans(const std::vector<plan>& plans, std::size_t default_sample) {
+  const char* env = std::getenv("C5C3_FAULT_PLANS");
+  std::string want = env && *env ? env : std::to_string(default_sample);
+  if (want == "all") return plans;
+  std::vector<plan> of_kind;
+  for (const auto& p : plans)
+    if (want == kind_name(p.kind)) of_kind.push_back(p);
+  if (!of_kind.empty()) return of_kind;
+  if (want.find_first_not_of("0123456789") == std::string::npos) return sample_plans(plans, std::stoul(want));
+  auto p = find_plan(plans, want);
+  BOOST_TEST_REQUIRE(p.has_value(), "no plan " << want << " in this reference run");
+  return {*p};
+}
+
+// The whole test: the reference run, the plans generated from it (every
+// kind of plan at least one), each chosen plan run and compared; the log
+// says plans generated per kind, run, failed (with their seeds) and not
+// reached.
+template <class S>
+void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, const std::string& order_resource) {
+  outcome ref;
+  std::vector<plan> plans;
+  {
+    plan_run<S> f;
+    f.run(nullptr);
+    f.expect_reference();
+    ref = f.observe();
+    plans = generate_plans(f.server.write_log(), f.server.watch_log(), {operator_user, operator_token, 2, 2, order_resource});
+  }
+  std::map<std::string, int> generated;
+  for (auto& p : plans) ++generated[kind_name(p.kind)];
+  BOOST_TEST_MESSAGE("reference: " << describe(ref));
+  BOOST_TEST_MESSAGE(fmt::format("plans generated: {} (crash {}, midpass {}, stale {}, drop {}, expire {})",
+                                 plans.size(), generated["crash"], generated["midpass"], generated["stale"],
+                                 generated["drop"], generated["expire"]));
+  for (auto k : {"crash", "midpass", "stale", "drop", "expire"}) BOOST_TEST(generated[k] > 0, "no " << k << " plan");
+
+  int run = 0, failed = 0, unreached = 0;
+  std::string failures;
+  for (const auto& p : chosen_plans(plans, default_sample)) {
+    BOOST_TEST_CONTEXT("plan " << p.name << " (" << p.about << "; rerun: C5C3_FAULT_PLANS=" << p.name << ")") {
+      ++run;
+      try {
+        plan_run<S> f;
+        bool reached = f.run(&p);
+        auto got = f.observe();
+        unreached += !reached;
+        BOOST_TEST_MESSAGE(p.name << " after " << p.about << (reached ? "" : " (its point was not reached)") << ": "
+                                  << describe(got));
+        BOOST_TEST(describe(got) == describe(ref));
+        if (got != ref) {
+          ++failed;
+          failures += p.name + " ";
+        }
+      } catch (const boost::execution_aborted&) {
+        // A failed requirement of this plan (already reported): the next plan runs.
+        ++failed;
+        failures += p.name + " ";
+      }
+    }
+  }
+  BOOST_TEST_MESSAGE(fmt::format("plans run: {}, failed: {} {}, not reached: {}", run, failed, failures, unreached));
+  BOOST_TEST(run > 0);
+}
+
+}  // namespace c5c3::testing::faults

@@ -1,9 +1,12 @@
 """e2e: the operator, the emulator and the simulated K-ORC as separate processes, a REAL Keystone.
 
-Issue 13, "Proof with a real Keystone": Debian's keystone on loopback (tools/keystone-loopback) behind
+Issues 12 and 13, "Proof with a real Keystone": Debian's keystone on loopback (tools/keystone-loopback) behind
 `c5c3-sim world --keystone-url`, checked with the openstack client (role assignment list, endpoint list,
 service and region show) and keystoneauth1 (the delivered clouds.yaml scoping a token):
   - a user, a project and an assignment of `member`: the grant is listed in Keystone with the reported ids;
+    the delivered clouds.yaml authenticates; after passwordGeneration 2 the new password works and the old one
+    is refused (issue 12); a project name made in Keystone by the test reads ProjectCollision and the project is
+    left untouched by the order and its deletion (issue 12);
     the user's password cloud scopes a token to the project only once the assignment exists;
   - a role outside allowedRoles (admin) reads RoleNotAllowed and nothing appears in Keystone;
   - two orders racing for the same user, project and role (reader): at most one K-ORC RoleAssignment and
@@ -95,13 +98,14 @@ class Keystone:
     def exists(self, what, ident):
         return self.openstack(what, "show", ident, ok=False) is not None
 
-    def scoped_token(self, clouds_yaml, project):
-        """What the delivered clouds.yaml's user gets scoped to `project`: ok, refused or error."""
+    def scoped_token(self, clouds_yaml, project=None):
+        """What the delivered clouds.yaml's user gets scoped to `project` (None: the document's own auth, an
+        unscoped token): ok, refused or error."""
         cloud = next(iter(yaml.safe_load(clouds_yaml)["clouds"].values()))["auth"]
+        scope = {"project_name": project, "project_domain_name": "Default"} if project else {}
         auth = v3.Password(auth_url=self.env["KEYSTONE_AUTH_URL"],  # the document's is in-cluster
                            username=cloud["username"], password=cloud["password"],
-                           user_domain_name=cloud.get("user_domain_name", "Default"),
-                           project_name=project, project_domain_name="Default")
+                           user_domain_name=cloud.get("user_domain_name", "Default"), **scope)
         try:
             ks_session.Session(auth=auth).get_token()
             return "ok"
@@ -219,8 +223,41 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     uid, pid = user["status"]["userID"], project["status"]["projectID"]
     secret = core.read_namespaced_secret("alice-credentials", NS)
     clouds = base64.b64decode(secret.data["clouds.yaml"]).decode()
+    assert ks.scoped_token(clouds) == "ok", "the delivered clouds.yaml authenticates"
     assert ks.scoped_token(clouds, "team") == "refused", "no role on team yet: the scoped token is refused"
-    log(f"user {uid} and project {pid} Ready; no token on team without a role")
+    shown = ks.openstack("project", "show", pid)
+    assert (shown["id"], shown["name"]) == (pid, "team"), f"the reported projectID is team in Keystone: {shown}"
+    log(f"user {uid} and project {pid} Ready; the delivered cloud authenticates, no token on team without a role")
+
+    # Issue 12: passwordGeneration 2 delivers a new password that works; the old one is refused.
+    api.patch_namespaced_custom_object(GRP, VER, NS, "keystoneusers", "alice", {"spec": {"passwordGeneration": 2}})
+
+    def rotated():
+        o = ready("keystoneusers", "alice")
+        if not o or o["status"].get("passwordGeneration") != 2:
+            return None
+        new = base64.b64decode(core.read_namespaced_secret("alice-credentials", NS).data["clouds.yaml"]).decode()
+        return new if new != clouds else None
+
+    rotated_clouds = eventually(rotated, "alice at passwordGeneration 2 with a new clouds.yaml", 120)
+    assert eventually(lambda: ks.scoped_token(rotated_clouds) == "ok", "the new password authenticates", 30)
+    assert eventually(lambda: ks.scoped_token(clouds) == "refused", "the old password is refused", 30)
+    assert get("keystoneusers", "alice")["status"]["userID"] == uid, "the rotation keeps the user"
+    clouds = rotated_clouds
+    log("passwordGeneration 2: the new password authenticates, the old one is refused")
+
+    # Issue 12: a project name that exists in Keystone (made here) is ProjectCollision and left untouched.
+    made = ks.openstack("project", "create", "preexisting", "--domain", "default", "--description", "not the order's")
+    create("keystoneprojects", "KeystoneProject", "taken", {"projectName": "preexisting"})
+    eventually(lambda: reason("keystoneprojects", "taken", "ProjectReady") == "ProjectCollision",
+               "taken reads ProjectCollision", 120)
+    delete("keystoneprojects", "taken")
+    eventually(lambda: get("keystoneprojects", "taken") is None, "taken gone", 120)
+    kept = ks.openstack("project", "show", made["id"])
+    assert {k: kept[k] for k in ("id", "name", "description", "enabled")} == \
+        {k: made[k] for k in ("id", "name", "description", "enabled")}, f"the project is untouched: {kept}"
+    assert len(ks.named("project", "preexisting")) == 1, "no second project of that name"
+    log("a pre-existing project: ProjectCollision, untouched by the order and its deletion")
 
     # An assignment of member: the grant in Keystone, the scoped token.
     assignment("ra-member", "member")
@@ -303,6 +340,7 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     eventually(lambda: not get("keystoneprojects", "team") and not get("keystoneprojects", "outage"),
                "projects gone", 180)
     assert ks.named("project", "team") == [] and ks.named("project", "outage") == [] and ks.named("user", "alice") == []
+    assert not ks.exists("project", pid), "team's project removed from Keystone by its id"
     assert ks.exists("role", "member") and ks.exists("role", "reader"), "imported roles are kept"
     log("hold: alice held while assigned, released by the last assignment's deletion; nothing left")
 

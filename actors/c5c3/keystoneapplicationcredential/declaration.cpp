@@ -42,9 +42,9 @@ void waiting_of(const korc::order_pass_plan& p, const pass_snapshot& s, rt::orde
       out.waiting_slot = "push_secrets";
       out.waiting_name = n.backup();
     } else if (r == reason_waiting_for_user || r == reason_user_not_found) {
-      out.waiting_slot = "user";
+      out.waiting_slot = korc::slot_user;
     } else if (r == reason_waiting_for_project || r == reason_project_not_found) {
-      out.waiting_slot = "project";
+      out.waiting_slot = korc::slot_project;
     } else if (r == reason_no_role_on_project) {
       out.waiting_slot = "role_assignments";
     } else if (r == reason_waiting_for_ca_bundle) {
@@ -58,10 +58,7 @@ void waiting_of(const korc::order_pass_plan& p, const pass_snapshot& s, rt::orde
 
 std::vector<rt::read_slot> reads() {
   const auto k = keys();
-  std::vector<rt::read_slot> out{
-      referenced_order_slot("user", keystone_user_gvk(), "userRef"),
-      referenced_order_slot("project", keystone_project_gvk(), "projectRef"),
-  };
+  std::vector<rt::read_slot> out = korc::reference_slots();
   auto assignments = rt::listed("role_assignments", korc::role_assignment_gvk(), "", rt::namespace_role::order, true);
   assignments.cluster = rt::cluster_role::order;
   assignments.locate = [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
@@ -75,7 +72,7 @@ std::vector<rt::read_slot> reads() {
   auto password = rt::named(
       "password", secret_gvk,
       [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
-        const auto* user = s.one("user");
+        const auto* user = s.one(korc::slot_user);
         if (s.order.terminating() || !user) return std::nullopt;
         const auto gen = status_int(*user, "passwordGeneration");
         if (gen <= 0) return std::nullopt;
@@ -83,7 +80,7 @@ std::vector<rt::read_slot> reads() {
                            user_children_of(user->name(), s.key.namespace_, s.key.cluster, gen).password_secret};
       },
       std::string(keystoneuser::label_name));
-  password.after = {"user"};
+  password.after = {std::string(korc::slot_user)};
   out.push_back(std::move(password));
 
   // The CA bundle an External ControlPlane names: not labelled, so the API
@@ -109,14 +106,16 @@ std::vector<rt::read_slot> reads() {
 }
 
 std::vector<rt::reference_field> references() {
-  // Every event of a named user or project wakes (the runner's references
-  // have no update filter here yet). A KeystoneRoleAssignment names no
-  // credential order, so NoRoleOnProject comes back on a short requeue until
-  // the runner indexes the user and project pair (pass.cpp).
-  return {
-      {keystone_user_gvk(), {"spec", "userRef", "name"}},
-      {keystone_project_gvk(), {"spec", "projectRef", "name"}},
-  };
+  // The user (its password generation too), the project, and every
+  // assignment of the same user and project (korc::same_user_and_project):
+  // an assignment reporting its role wakes the credential orders of that pair.
+  auto out = korc::user_project_references();
+  for (auto& r : out)
+    if (r.gvk.kind == korc::keystone_user_gvk().kind) r.passes = user_update_passes;
+  auto assignments = korc::same_user_and_project(korc::role_assignment_gvk());
+  assignments.passes = role_assignment_update_passes;
+  out.push_back(std::move(assignments));
+  return out;
 }
 
 pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& random) {
@@ -124,8 +123,10 @@ pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& rand
   p.order = &s.order;
   p.cluster = s.key.cluster;
   p.control_plane = s.control_plane_or_null();
-  p.user = s.one("user");
-  p.project = s.one("project");
+  p.user = s.one(korc::slot_user);
+  p.project = s.one(korc::slot_project);
+  p.users_served = s.served(korc::slot_user);
+  p.projects_served = s.served(korc::slot_project);
   p.role_assignments = s.list("role_assignments");
   p.password_secret = s.one("password");
   p.ca_bundle_secret = s.one("ca_bundle");

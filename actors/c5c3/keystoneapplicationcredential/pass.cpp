@@ -73,17 +73,16 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   }
 
   // The three reference gates, on every pass; a refusal pauses the schedule.
-  auto gate = reference_gates({&o, s.user, s.project, &s.role_assignments});
-  if (!gate.admitted) {
+  auto gate = reference_gates({&o, s.user, s.project, s.users_served, s.projects_served, &s.role_assignments});
+  if (!gate.passed) {
     std::vector<k8s::condition> conds{
         make_condition(condition_type_credential_ready, false, gate.reason, gate.message, o.id.generation)};
     if (o.status.credential_id.empty()) conds.push_back(not_minted_yet(o.id.generation));
     p.stage = korc::pass_stage::refused_reference;
     p.status = status_of(order, o, o.status, conds, now);
-    // No assignment event reaches a credential order yet (declaration.cpp):
-    // NoRoleOnProject looks again soon.
-    p.requeue = order_pass_result(s.cluster, false,
-                                  gate.reason == reason_no_role_on_project ? korc_requeue_after : order_refresh_after);
+    // The user's, the project's and the assignments' events bring it back
+    // (gates.hpp); the refresh only otherwise.
+    p.requeue = order_pass_result(s.cluster, false, std::nullopt);
     return p;
   }
 

@@ -198,7 +198,10 @@ inline void appcred_fixture::credential_from_order_to_teardown() {
     }), reason(credential_order(), "CredentialReady") << " " << keystone_credentials());
     const auto refused = authenticate(first_id, first_secret).first;  // Keystone no longer knows it
     BOOST_TEST((refused == 401 || refused == 404), refused);
-    if (!keystone) BOOST_TEST(client_token(first_clouds) == "refused", "the superseded clouds.yaml no longer works");
+    if (!keystone) {
+      const auto old_client = client_token(first_clouds);
+      BOOST_TEST(old_client == "refused", "the superseded clouds.yaml no longer works: " << old_client);
+    }
     BOOST_TEST(ready(credential_order()));
   }
 

@@ -3,6 +3,7 @@
 #include "actors/c5c3/keystoneapplicationcredential/gates.hpp"
 #include "actors/c5c3/keystoneuser/constants.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/order_declaration.hpp"
 #include "actors/c5c3/korc/holds.hpp"
 #include "actors/c5c3/korc/unlatch.hpp"
 #include "actors/c5c3/scaffold/backup_delivery.hpp"
@@ -16,9 +17,7 @@ k8s::gvk order_gvk() { return {"c5c3.io", "v1alpha1", std::string(kind)}; }
 
 namespace {
 
-rt::ownership_keys keys() {
-  return {std::string(label_name), std::string(label_namespace), std::string(label_cluster)};
-}
+rt::ownership_keys keys() { return korc::ownership_keys_of(label_keys()); }
 
 const k8s::gvk secret_gvk{"", "v1", "Secret"};
 
@@ -150,19 +149,13 @@ rt::order_plan order_plan_of(const korc::order_pass_plan& p, const pass_snapshot
 
 std::shared_ptr<const rt::kind_declaration> declaration(random_source random) {
   if (!random) random = system_random();
-  auto k = std::make_shared<rt::kind_declaration>();
-  k->controller = "keystoneapplicationcredential";
-  k->gvk = order_gvk();
-  k->keys = keys();
-  k->finalizer = std::string(finalizer);
+  auto k = korc::order_declaration("keystoneapplicationcredential", order_gvk(), label_keys(), finalizer, sub_reconcilers);
   k->reads = reads();
   k->references = references();
   k->plan = [random](const rt::sense_snapshot& s) {
     auto snap = snapshot_of(s, random);
     return order_plan_of(plan_pass(snap), snap);
   };
-  for (const auto& e : sub_reconcilers)
-    k->instrumenter.push_back({std::string(e.sub_reconciler), std::string(e.condition_type)});
   return k;
 }
 

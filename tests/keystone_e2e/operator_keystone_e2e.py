@@ -16,7 +16,8 @@ service and region show) and keystoneauth1 (the delivered clouds.yaml scoping a 
   - a role outside allowedRoles (admin) reads RoleNotAllowed and nothing appears in Keystone;
   - two orders racing for the same user, project and role (reader): at most one K-ORC RoleAssignment and
     one Keystone grant at every poll, exactly one at the end, the other order DuplicateRoleAssignment;
-  - an assignment made while Keystone is down converges once it is back, with one grant;
+  - a user, a project and an assignment made while Keystone is down converge once it is back, with one
+    user, one project and one grant;
   - deleting the user while an assignment names it holds (ReferencedByRoleAssignments, still in Keystone);
     deleting the assignments releases it; nothing of the orders is left in Keystone;
   - a catalog entry with public and internal endpoints is listed by `openstack endpoint list`; dropping the
@@ -321,8 +322,9 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start, ops):
     assert len(ks.assignments(uid, pid, "reader")) == 1, "one reader grant listed by the openstack client"
     log(f"race: at most one owner and one grant at each of {len(seen)} polls, exactly one at the end")
 
-    # Keystone down while a project and an assignment on it are made: they wait, then converge once.
+    # Keystone down while a user, a project and an assignment on it are made: they wait, then converge once.
     keystone_stop()
+    create("keystoneusers", "KeystoneUser", "late-user", {})
     create("keystoneprojects", "KeystoneProject", "outage", {})
     create("keystoneroleassignments", "KeystoneRoleAssignment", "ra-late",
            {"userRef": {"name": "alice"}, "projectRef": {"name": "outage"}, "role": "member"})
@@ -341,10 +343,16 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start, ops):
     log(f"Keystone down: K-ORC says {failed!r}; outage reads "
         f"{reason('keystoneprojects', 'outage', 'ProjectReady')}")
     assert not ready("keystoneprojects", "outage") and not ready("keystoneroleassignments", "ra-late")
+    assert not ready("keystoneusers", "late-user")
+    waiting = condition(get("keystoneusers", "late-user") or {}, "UserReady")
+    log(f"Keystone down: late-user reads {waiting and waiting['reason']}: {waiting and waiting['message']}")
     keystone_start()
     late = eventually(lambda: ready("keystoneroleassignments", "ra-late"), "ra-late Ready after the outage", 240)
     assert len(ks.assignments(uid, late["status"]["projectID"])) == 1, "one grant after the outage"
     assert len(ks.named("project", "outage")) == 1, "no duplicate project after the outage"
+    eventually(lambda: ready("keystoneusers", "late-user"), "late-user Ready after the outage", 240)
+    assert len(ks.named("user", "late-user")) == 1, "no duplicate user after the outage"
+    delete("keystoneusers", "late-user")
     log("Keystone outage: the orders waited and converged, no duplicates")
 
     # The user's hold while assignments name it, released when the last goes.
@@ -354,7 +362,9 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start, ops):
     assert ks.exists("user", uid), "a held user stays in Keystone"
     for n in ("ra-member", "ra-race-a", "ra-race-b", "ra-late"):
         delete("keystoneroleassignments", n)
-    eventually(lambda: get("keystoneusers", "alice") is None, "alice released and gone", 180)
+    eventually(lambda: get("keystoneusers", "alice") is None and get("keystoneusers", "late-user") is None,
+               "alice released and gone, late-user gone", 180)
+    assert ks.named("user", "late-user") == [], "late-user removed from Keystone"
     eventually(lambda: not ks.exists("user", uid), "alice gone from Keystone", 60)
     delete("keystoneprojects", "team")
     delete("keystoneprojects", "outage")

@@ -32,6 +32,7 @@ Debian's /usr/bin/python3 with python3-kubernetes, python3-keystoneauth1 and pyt
 import base64
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -185,6 +186,8 @@ def main(sim, operator, src):
             procs.dump()
         procs.stop()
         subprocess.run([loopback, "stop", ks_dir], check=False)
+        if ok:  # kept for a look when it failed
+            shutil.rmtree(workdir, ignore_errors=True)
     print("operator keystone e2e: ok")
 
 

@@ -65,7 +65,7 @@ std::vector<std::string> yaml_files(const std::string& dir) {
 
 std::vector<std::string> sample_files(const embedded_manifests& m, bool monitoring) {
   std::vector<std::string> out;
-  std::vector<std::string> dirs{m.samples(), m.samples() + "/world"};
+  std::vector<std::string> dirs{m.samples(), m.samples() + "/world", m.samples() + "/orders"};
   if (monitoring) dirs.push_back(m.samples() + "/monitoring");
   for (const auto& dir : dirs) {
     auto files = yaml_files(dir);

@@ -38,10 +38,12 @@ std::vector<std::string> yaml_files(const std::string& dir);
 
 // The sample files applied on the first start, in order: the top-level
 // *.yaml of deploy/samples, then deploy/samples/world/*.yaml (what the
-// ControlPlane needs around it), then, with `monitoring`,
+// ControlPlane needs around it), then deploy/samples/orders/*.yaml (one
+// Keystone order of each kind: the simulated K-ORC and its in-memory
+// Keystone bring them to Ready), then, with `monitoring`,
 // deploy/samples/monitoring/*.yaml (a Prometheus, an Alertmanager and
 // ServiceMonitors with what the Prometheus Operator would have made around
-// them). deploy/samples/orders is left out: its Keystone orders need a Keystone.
+// them).
 std::vector<std::string> sample_files(const embedded_manifests& m, bool monitoring = false);
 
 }  // namespace c5c3::operator_

@@ -1,14 +1,21 @@
 #!/usr/bin/python3
-"""N orders of one kind created at once against the emulator and the simulated world (issues 7, 12, 13, Measure).
+"""N orders of one kind created at once against the emulator and the simulated world (issues 7, 12, 13, 14, Measure).
 
 --kind rabbitmqvhost (default), keystoneuser, keystoneproject, keystoneroleassignment, keystonecatalogentry,
-mixed or wakeups; the Keystone kinds need the simulated K-ORC and its in-memory identity service in
-`c5c3-sim world`.
+keystoneapplicationcredential, mixed or wakeups; the Keystone kinds need the simulated K-ORC and its in-memory
+identity service in `c5c3-sim world`.
   keystoneroleassignment: N assignments of `member` over ceil(sqrt(N)) users and as many projects (each pair
       once), the users and projects created and Ready first (not counted).
   keystonecatalogentry: N catalog entries (a public and an internal endpoint each); the sample ControlPlane
       allows them in tenant-a.
   mixed: N users, N projects, N assignments (user i on project i) and N/10 catalog entries at once.
+  keystoneapplicationcredential: N credential orders of one user on one project (the user, the project and an
+      assignment of `member` Ready first, not counted), rotation intervals staggered over a minute (60 s to
+      119 s) with 5 s of grace, so the first rotations overlap the convergence ("all Ready": each order Ready
+      once); then, until every order has rotated once on schedule and its new credential is delivered: the
+      latency from the due time (generation 1's nextRotation) to the switch (lastRotation) and to the delivery
+      (DeliveryReady True at generation 2, to within one poll of the list), p50, p99 and max, and the
+      operator's requests per rotation by verb. Use --steady 1.
   wakeups: as keystoneroleassignment, then one user's spec changes (passwordGeneration 2): the assignment
       passes that change causes (controller_runtime_reconcile_total of keystoneroleassignment) against the
       number of assignments naming that user.
@@ -26,6 +33,7 @@ Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
+import calendar
 import os
 import re
 import subprocess
@@ -46,7 +54,8 @@ KINDS = {"rabbitmqvhost": ("RabbitMQVhost", "rabbitmqvhosts"),
          "keystoneuser": ("KeystoneUser", "keystoneusers"),
          "keystoneproject": ("KeystoneProject", "keystoneprojects"),
          "keystoneroleassignment": ("KeystoneRoleAssignment", "keystoneroleassignments"),
-         "keystonecatalogentry": ("KeystoneCatalogEntry", "keystonecatalogentries")}
+         "keystonecatalogentry": ("KeystoneCatalogEntry", "keystonecatalogentries"),
+         "keystoneapplicationcredential": ("KeystoneApplicationCredential", "keystoneapplicationcredentials")}
 WORKLOADS = ["mixed", "wakeups"]
 
 
@@ -74,8 +83,19 @@ def side(n):
     return s
 
 
+def credential_yaml(name, interval):
+    return order_yaml("keystoneapplicationcredential", name,
+                      "  userRef:\n    name: bench-u\n  projectRef:\n    name: bench-p\n"
+                      f"  rotation:\n    interval: {interval}s\n    gracePeriod: 5s\n")
+
+
 def workload(kind, n):
     """(setup orders, measured orders): lists of (kind, yaml)."""
+    if kind == "keystoneapplicationcredential":
+        setup = [("keystoneuser", order_yaml("keystoneuser", "bench-u")),
+                 ("keystoneproject", order_yaml("keystoneproject", "bench-p")),
+                 ("keystoneroleassignment", assignment_yaml("bench-ra", "bench-u", "bench-p"))]
+        return setup, [(kind, credential_yaml(f"bench-{i:05d}", 60 + i % 60)) for i in range(n)]
     if kind in KINDS and kind not in ("keystoneroleassignment", "keystonecatalogentry"):
         return [], [(kind, order_yaml(kind, f"bench-{i:05d}")) for i in range(n)]
     if kind == "keystonecatalogentry":
@@ -106,6 +126,75 @@ def reconciles(metrics_url, controller):
         if m and f'controller="{controller}"' in m.group(1):
             total += float(m.group(2))
     return total
+
+
+def percentile(values, q):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))]
+
+
+def utc(t):
+    return calendar.timegm(time.strptime(t, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+class RotationWatch:
+    """The credential orders as polls of their list see them: ever Ready, the due time of generation 1
+    (its nextRotation), the switch to generation 2 (its lastRotation) and when DeliveryReady was first seen True
+    at generation 2 (the new credential delivered; to within one poll)."""
+
+    def __init__(self, api):
+        self.api = api
+        self.ready, self.due, self.switched, self.delivered, self.gens = set(), {}, {}, {}, {}
+        self.polls, self.started = 0, time.time()
+
+    def poll(self):
+        """At most one list every 2 s (a list of 1,000 orders every 0.2 s loads the emulator noticeably)."""
+        now = time.time()
+        if now - getattr(self, "last", 0) < 2:
+            return True
+        self.last = now
+        items = self.api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a",
+                                                       KINDS["keystoneapplicationcredential"][1])["items"]
+        self.polls += 1
+        for o in items:
+            name, st = o["metadata"]["name"], o.get("status") or {}
+            conds = {c["type"]: c["status"] for c in st.get("conditions") or []}
+            gen = st.get("credentialGeneration", 0)
+            self.gens[name] = gen
+            if conds.get("Ready") == "True":
+                self.ready.add(name)
+            if gen == 1 and st.get("nextRotation"):
+                self.due[name] = st["nextRotation"]
+            if gen == 2 and name in self.due and name not in self.switched:
+                self.switched[name] = st.get("lastRotation")
+            if gen == 2 and name in self.switched and name not in self.delivered and \
+                    conds.get("DeliveryReady") == "True":
+                self.delivered[name] = now
+        return items
+
+    def poll_period(self):
+        return (time.time() - self.started) / max(1, self.polls)
+
+
+def rotation_latency(watch, metrics, total):
+    """Every order rotated once on its schedule and the new credential delivered: the latency from the due time
+    to the switch and to the delivery, and the operator's requests per rotation (the requests while they happen
+    over the rotations that happen meanwhile, every order being Ready once before)."""
+    gens0, req0 = dict(watch.gens), requests_by_method(metrics)
+    wait_for(lambda: watch.poll() is not None and len(watch.delivered) >= total,
+             f"{total} orders rotated and delivered", 3600)
+    req1 = requests_by_method(metrics)
+    rotations = sum(watch.gens[n] - gens0.get(n, 0) for n in watch.gens)
+    switch = [utc(watch.switched[n]) - utc(watch.due[n]) for n in watch.delivered]
+    deliver = [watch.delivered[n] - utc(watch.due[n]) for n in watch.delivered]
+    rot = diff(req0, req1)
+    print(f"rotation: due -> switched (status, whole seconds)  p50 {percentile(switch, 0.5):.0f} s, "
+          f"p99 {percentile(switch, 0.99):.0f} s, max {max(switch):.0f} s")
+    print(f"rotation: due -> delivered (polled every {watch.poll_period():.1f} s)  p50 {percentile(deliver, 0.5):.1f} s, "
+          f"p99 {percentile(deliver, 0.99):.1f} s, max {max(deliver):.1f} s")
+    print(f"operator requests per rotation          {sum(rot.values()) / max(1, rotations):.2f}  "
+          + ", ".join(f"{k} {v / max(1, rotations):.2f}" for k, v in rot.items() if v)
+          + f" ({rotations} rotations: the mint, the switch, the backup, the delivery, the grace sweep)")
 
 
 def main():
@@ -184,7 +273,12 @@ def main():
         created = time.time() - t0
         total = len(measured)
 
+        watch = RotationWatch(api) if a.kind == "keystoneapplicationcredential" else None
+
         def all_ready():
+            if watch:  # a rotation makes an order not Ready for a while: each order Ready once
+                watch.poll()
+                return len(watch.ready) >= total
             return ready_count(kinds) >= total
 
         wait_for(all_ready, f"{total} orders Ready", 3600)
@@ -210,6 +304,8 @@ def main():
               f"{(rss1 - rss0) / total:.1f} KiB per order")
         print("CPU seconds during convergence          "
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
+        if watch:
+            rotation_latency(watch, metrics, total)
         if a.kind == "wakeups":
             s = side(a.orders)
             user = "bench-u-00007"

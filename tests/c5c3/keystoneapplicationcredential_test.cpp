@@ -3,7 +3,9 @@
 // generations (credentialChildren, desiredGeneration, pruneStrayGenerations,
 // nextRotation), ensureMintCloud and provisionCredential 1-7, one row per
 // sentence. Delivery, teardown and the pass: keystoneapplicationcredential_pass_test.cpp.
+#include "actors/c5c3/keystoneapplicationcredential/declaration.hpp"
 #include "actors/c5c3/keystoneapplicationcredential/gates.hpp"
+#include "actors/runtime/reference_index.hpp"
 #include "actors/c5c3/keystoneapplicationcredential/generations.hpp"
 #include "actors/c5c3/keystoneapplicationcredential/mint_cloud.hpp"
 #include "actors/c5c3/keystoneapplicationcredential/provision.hpp"
@@ -88,8 +90,8 @@ BOOST_FIXTURE_TEST_CASE(the_three_reference_gates, credential_fixture) {
     const char* in_message;
   };
   for (const auto& r : std::vector<row>{
-           {"no user", nullptr, &project, &role, "UserNotFound", "KeystoneUser \"alice\" is not in namespace"},
-           {"no project", &user, nullptr, &role, "ProjectNotFound", "KeystoneProject \"team\""},
+           {"no user", nullptr, &project, &role, "UserNotFound", "KeystoneUser tenant-a/alice not found"},
+           {"no project", &user, nullptr, &role, "ProjectNotFound", "KeystoneProject tenant-a/team not found"},
            {"both missing: the user first", nullptr, nullptr, &role, "UserNotFound", "alice"},
            {"another ControlPlane", &other_cp, &project, &role, "ControlPlaneMismatch", "openstack/other"},
            {"user not provisioned", &user_waiting, &project, &role, "WaitingForUser", "WaitingForServiceAccounts"},
@@ -101,8 +103,9 @@ BOOST_FIXTURE_TEST_CASE(the_three_reference_gates, credential_fixture) {
            {"admitted", &user, &project, &role, "", ""},
        }) {
     BOOST_TEST_CONTEXT(r.name) {
-      auto g = kac::reference_gates({&o, r.user, r.project, r.assignments});
-      BOOST_TEST(g.admitted == (*r.reason == 0));
+      auto g = kac::reference_gates({&o, r.user, r.project, true, true, r.assignments});
+      BOOST_TEST(g.passed == (*r.reason == 0));
+      BOOST_TEST(!g.requeue.has_value(), "no requeue of its own: the watches bring it back");
       BOOST_TEST(g.reason == r.reason);
       BOOST_TEST(g.message.find(r.in_message) != std::string::npos, g.message);
     }
@@ -127,6 +130,41 @@ BOOST_AUTO_TEST_CASE(update_filters) {
   BOOST_TEST(!kac::role_assignment_update_passes(ra, ra));
   BOOST_TEST(kac::role_assignment_update_passes(ra, ra_moved));
   BOOST_TEST(kac::role_assignment_update_passes(ra, terminating(ra)));
+}
+
+// The declaration's references in the host's index: an assignment's
+// creation, deletion and status.roleID change wake exactly the credential
+// orders of its user and project (not one of the same user on another
+// project, nor one of another user on the same project); a status change that
+// leaves roleID alone wakes none; the user's password generation wakes the
+// orders naming the user.
+BOOST_AUTO_TEST_CASE(an_assignment_wakes_the_credentials_of_its_user_and_project) {
+  c5c3::runtime::reference_index index(kac::references());
+  const c5c3::protocol::order_key creds{"", "tenant-a", "creds"}, same_user{"", "tenant-a", "same-user"},
+      same_project{"", "tenant-a", "same-project"}, elsewhere{"", "tenant-b", "elsewhere"};
+  index.update(creds, {}, keystone_application_credential_object("creds", "alice", "team", appcred_spec));
+  index.update(same_user, {}, keystone_application_credential_object("same-user", "alice", "other", appcred_spec));
+  index.update(same_project, {}, keystone_application_credential_object("same-project", "bob", "team", appcred_spec));
+  auto far = keystone_application_credential_object("elsewhere", "alice", "team", appcred_spec);
+  {
+    auto b = far.edit();
+    b.set_string({"metadata", "namespace"}, "tenant-b");
+    far = std::move(b).freeze();
+  }
+  index.update(elsewhere, {}, far);
+  using keys = std::set<c5c3::protocol::order_key>;
+  const auto unreported = assigned("ra-1", "alice", "team", "");
+  const auto reported = assigned("ra-1", "alice", "team");
+  BOOST_TEST((index.woken_by(unreported, {}, "") == keys{creds}));
+  BOOST_TEST((index.woken_by(reported, unreported, "") == keys{creds}));
+  BOOST_TEST(index.woken_by(with_status_condition(reported, "Ready", true, "AllReady"), reported, "").empty());
+  BOOST_TEST((index.woken_by(reported, {}, "") == keys{creds}));  // its deletion
+  BOOST_TEST((index.woken_by(assigned("ra-2", "bob", "team"), {}, "") == keys{same_project}));
+  auto user = ready_user();
+  auto rotated = user.edit();
+  rotated.set_int({"status", "passwordGeneration"}, 2);
+  BOOST_TEST((index.woken_by(std::move(rotated).freeze(), user, "") == keys{creds, same_user}));
+  BOOST_TEST(index.woken_by(ready_user(), user, "").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,8 @@
 // `c5c3-operator --embedded` as a process: the emulator on a free loopback
 // port with its state in a temporary data directory, the printed kubeconfig
 // used with kubectl (CRDs served, samples present, the simulated world at
-// work, the sample RabbitMQVhost Ready, the monitoring samples acted on), the change lines of the live table on a pipe, SIGTERM exits 0, and a
+// work, the sample RabbitMQVhost Ready, the sample KeystoneUser and KeystoneProject Ready, the monitoring
+// samples acted on), the change lines of the live table on a pipe, SIGTERM exits 0, and a
 // restart on the same data directory keeps what the user did with kubectl
 // (the samples are not applied again).
 #include "tests/embedded/embedded_run.hpp"
@@ -70,6 +71,16 @@ BOOST_AUTO_TEST_CASE(serves_the_samples_and_keeps_user_changes_across_a_restart)
         {"wait", "--for=condition=Ready", "rabbitmqvhost/app", "-n", "tenant-a", "--timeout=60s"});
     BOOST_TEST(ready.first == 0, ready.second);
     BOOST_TEST(run.printed("RabbitMQVhost tenant-a/app READY=True", clock_type::now() + 10s), run.output());
+
+    // The Keystone order samples (deploy/samples/orders) through the simulated K-ORC and its in-memory
+    // Keystone: the KeystoneUser and the KeystoneProject Ready, the user's credentials delivered.
+    auto keystone = run.kubectl({"wait", "--for=condition=Ready", "keystoneuser/workflow",
+                                 "keystoneproject/workflow-project", "-n", "tenant-a", "--timeout=90s"});
+    BOOST_TEST(keystone.first == 0, keystone.second);
+    auto delivered = run.kubectl({"get", "secret", "workflow-credentials", "-n", "tenant-a", "-o",
+                                  "jsonpath={.data.clouds\\.yaml}"});
+    BOOST_TEST(delivered.first == 0, delivered.second);
+    BOOST_TEST(!delivered.second.empty());
 
     // The monitoring samples (deploy/samples/monitoring): every controller acts. The ServiceMonitors carry
     // the Prometheus's selector label (auto and federated), the Prometheus is registered with the backend
@@ -204,12 +215,13 @@ BOOST_AUTO_TEST_CASE(on_a_terminal_the_table_is_drawn) {
   std::string seen;
   auto deadline = clock_type::now() + 120s;
   auto drawn = [&] {
-    // A frame: clear screen, the header, the titles, the order, the count.
+    // A frame: clear screen, the header, the titles, the orders, the count.
     auto frame = seen.rfind("\x1b[H\x1b[2J");
     if (frame == std::string::npos) return false;
     auto f = seen.substr(frame);
     return f.find("Ctrl-C stops") != std::string::npos && f.find("NAMESPACE") != std::string::npos &&
-           f.find("RabbitMQVhost") != std::string::npos && f.find("1 order, ") != std::string::npos;
+           f.find("RabbitMQVhost") != std::string::npos &&
+           f.find("6 orders, ") != std::string::npos;  // the RabbitMQVhost and the five Keystone order samples
   };
   while (!drawn() && clock_type::now() < deadline) {
     char buf[4096];

@@ -197,10 +197,11 @@ BOOST_AUTO_TEST_CASE(the_manifests_come_from_the_flag_or_the_first_folder_that_h
   BOOST_TEST(missing.error().find("--source-dir") != std::string::npos);
 
   auto files = sample_files(*found);
-  BOOST_REQUIRE(files.size() == 3u);
+  BOOST_REQUIRE(files.size() == 4u);
   BOOST_TEST(files[0] == (good / "deploy/samples/00-a.yaml").string());
   BOOST_TEST(files[1] == (good / "deploy/samples/20-b.yaml").string());
   BOOST_TEST(files[2] == (good / "deploy/samples/world/10-c.yaml").string());
+  BOOST_TEST(files[3] == (good / "deploy/samples/orders/10-d.yaml").string());  // the Keystone orders last
 }
 
 BOOST_AUTO_TEST_CASE(the_source_tree_is_a_default_root) {

@@ -1,20 +1,32 @@
-// The Keystone order hosts wired as the operator wires its kinds, against
-// the in-process emulator (deploy/crds, sim/crds) and sim/world (External
-// Secrets, the simulated K-ORC with its in-memory Keystone, the ControlPlane's
-// admin credential) on their own clients; the operator's requests are
-// counted (operator_requests), its hosts can be probed (probe), and Keystone
-// is read through `keystone` (keystone_view.hpp).
+// The Keystone order hosts wired as the operator wires its kinds (user,
+// project, assignment, catalog entry, application credential), against the
+// in-process emulator (deploy/crds, sim/crds) and sim/world (External
+// Secrets, the simulated K-ORC with its in-memory Keystone or a real one
+// given by URL, the ControlPlane's admin credential) on their own clients;
+// the operator's requests are counted (operator_requests), its hosts can be
+// probed (probe, passes), and the in-memory Keystone is read through
+// `keystone` (keystone_view.hpp; null on a real Keystone, which `identity`
+// reaches over HTTP).
 #pragma once
 
+#include "actors/c5c3/keystoneapplicationcredential/kind.hpp"
 #include "actors/c5c3/keystonecatalogentry/kind.hpp"
 #include "actors/c5c3/keystoneproject/kind.hpp"
 #include "actors/c5c3/keystoneroleassignment/kind.hpp"
 #include "actors/c5c3/keystoneuser/kind.hpp"
+#include "sim/world/http_identity.hpp"
 #include "tests/keystone_actor/keystone_view.hpp"
 #include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
 
 namespace c5c3::testing {
 
+// A real Keystone for K-ORC: its URL (http://host:port), admin password and
+// auth URL; empty: the world's in-memory one. On a real Keystone the
+// ControlPlane names it External at that auth URL, so a delivered clouds.yaml
+// reaches it as it is.
+struct real_keystone_options {
+  std::string url, admin_password, auth_url;
+};
 
 struct keystone_fixture {
   std::string dir = make_temp_dir();
@@ -22,14 +34,19 @@ struct keystone_fixture {
   std::shared_ptr<k8s::request_counters> operator_requests = std::make_shared<k8s::request_counters>();
   std::unique_ptr<world_runner> world;
   std::unique_ptr<keystone_view> keystone;
+  // The Keystone K-ORC talks to (the in-memory one, or an http_identity).
+  std::shared_ptr<sim::world::identity_service> identity;
+  std::string keystone_admin_password;
   runtime::metrics::registry reg;
   caf::actor_system sys{make_config()};
-  caf::actor management, directory, control_planes, limiter, users, projects, assignments, catalog;
+  caf::actor management, directory, control_planes, limiter, users, projects, assignments, catalog, credentials;
 
   // The emulator, the world and the prerequisites (namespaces, store,
   // ControlPlane); the operator too unless `start` is false (then the test
-  // calls start_operator(), e.g. after adding fault rules).
-  explicit keystone_fixture(bool start = true) {
+  // calls start_operator(), e.g. after adding fault rules). With `real`, K-ORC
+  // talks to a real Keystone and the ControlPlane names its auth URL.
+  explicit keystone_fixture(bool start = true) : keystone_fixture(real_keystone_options{}, start) {}
+  explicit keystone_fixture(const real_keystone_options& real, bool start = true) {
     server.start();
     server.write_kubeconfig(dir + "/kubeconfig");
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
@@ -37,17 +54,34 @@ struct keystone_fixture {
     auto wc = conn->client;
     fast(wc);
     world = std::make_unique<world_runner>(wc);
-    world->configure = [](sim::world::world_options& wo) {
+    if (!real.url.empty()) {
+      identity = std::make_shared<sim::world::http_identity>(real.url);
+      keystone_admin_password = real.admin_password;
+    }
+    world->configure = [this, real](sim::world::world_options& wo) {
       // Quicker than K-ORC's waits: the tests wait on them.
       wo.korc.external_poll = 200ms;
       wo.korc.delete_poll = 100ms;
       wo.korc_max_backoff = 2s;
+      if (!real.url.empty()) {
+        wo.identity = identity;
+        wo.admin = {real.admin_password, real.auth_url};
+      }
     };
     world->start();
-    keystone = std::make_unique<keystone_view>(world->identity);
+    if (real.url.empty()) {
+      identity = world->identity;
+      keystone = std::make_unique<keystone_view>(world->identity);
+    }
     for (const auto& ns : namespaces) create(ns);
     create(store);
     create(control_plane);
+    if (!real.url.empty()) {
+      auto r = world->merge_patch(k8s::gvk{"c5c3.io", "v1alpha1", "ControlPlane"}, "openstack", "cp",
+                                  R"({"spec":{"services":{"keystone":{"mode":"External","publicEndpoint":null,)"
+                                  R"("external":{"authURL":")" + real.auth_url + R"(","endpointType":"public"}}}}})");
+      BOOST_TEST_REQUIRE(r.ok(), (r.ok() ? "" : r.error().describe()));
+    }
     if (start) start_operator();
   }
 
@@ -72,6 +106,7 @@ struct keystone_fixture {
     projects = c5c3::keystoneproject::spawn_host(sys, ho);
     assignments = c5c3::keystoneroleassignment::spawn_host(sys, ho);
     catalog = c5c3::keystonecatalogentry::spawn_host(sys, ho);
+    credentials = c5c3::keystoneapplicationcredential::spawn_host(sys, ho);
   }
 
   // Stops the operator's actors (a crash as far as the cluster can tell:
@@ -80,9 +115,10 @@ struct keystone_fixture {
   void stop_operator() {
     if (!users) return;
     caf::scoped_actor self{sys};
-    for (const auto& h : {users, projects, assignments, catalog})
+    for (const auto& h : {users, projects, assignments, catalog, credentials})
       self->request(h, 30s, protocol::stop_atom::value).receive([](protocol::ok_atom) {}, [](caf::error&) {});
-    for (const auto& a : {users, projects, assignments, catalog, limiter, control_planes, directory, management}) {
+    for (const auto& a :
+         {users, projects, assignments, catalog, credentials, limiter, control_planes, directory, management}) {
       caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
       self->wait_for(a);
     }
@@ -107,8 +143,9 @@ struct keystone_fixture {
     auto c = get(resource, name).find_condition(type);
     return c ? c->reason : "";
   }
-  bool ready(const std::string& resource, const std::string& name) const {
-    auto o = get(resource, name);
+  bool ready(const std::string& resource, const std::string& name) const { return ready(get(resource, name)); }
+  // Ready=True for the order's current generation.
+  static bool ready(const k8s::object& o) {
     auto c = o.find_condition("Ready");
     return c && c->is_true() &&
            k8s::get_int(o.json(), {"status", "observedGeneration"}).value_or(0) == o.generation();
@@ -134,6 +171,14 @@ struct keystone_fixture {
     protocol::host_probe out;
     self->request(host, 10s, protocol::probe_atom::value)
         .receive([&](protocol::host_probe& p) { out = std::move(p); }, [](caf::error&) {});
+    return out;
+  }
+  // The passes the host has started for the order `name` of tenant-a.
+  std::uint64_t passes(const caf::actor& host, const std::string& name) {
+    caf::scoped_actor self{sys};
+    std::uint64_t out = 0;
+    self->request(host, 10s, protocol::probe_atom::value, protocol::order_key{"", "tenant-a", name})
+        .receive([&](protocol::order_probe& p) { out = p.passes_started; }, [](caf::error&) {});
     return out;
   }
   void quiet() {

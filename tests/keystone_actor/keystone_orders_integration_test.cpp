@@ -66,13 +66,7 @@ struct orders_fixture : keystone_fixture {
       n += server.list_objects(std::string(r) + ".openstack.k-orc.cloud", "openstack").size();
     return n;
   }
-  std::uint64_t passes(const std::string& name) {
-    caf::scoped_actor self{sys};
-    std::uint64_t out = 0;
-    self->request(assignments, 10s, protocol::probe_atom::value, protocol::order_key{"", "tenant-a", name})
-        .receive([&](protocol::order_probe& p) { out = p.passes_started; }, [](caf::error&) {});
-    return out;
-  }
+  std::uint64_t passes(const std::string& name) { return keystone_fixture::passes(assignments, name); }
 };
 
 }  // namespace

@@ -1,14 +1,23 @@
 """e2e: the operator, the emulator and the simulated K-ORC as separate processes, a REAL Keystone.
 
-Issue 13, "Proof with a real Keystone": Debian's keystone on loopback (tools/keystone-loopback) behind
+Issues 12, 13 and 14, "Proof with a real Keystone": Debian's keystone on loopback (tools/keystone-loopback) behind
 `c5c3-sim world --keystone-url`, checked with the openstack client (role assignment list, endpoint list,
 service and region show) and keystoneauth1 (the delivered clouds.yaml scoping a token):
   - a user, a project and an assignment of `member`: the grant is listed in Keystone with the reported ids;
+    the delivered clouds.yaml authenticates; after passwordGeneration 2 the new password works and the old one
+    is refused (issue 12); a project name made in Keystone by the test reads ProjectCollision and the project is
+    left untouched by the order and its deletion (issue 12);
+  - an application credential of the user on the project: its delivered clouds.yaml authenticates through
+    keystoneauth1 (v3applicationcredential, scoped to the project); credentialGeneration 2 with the operator
+    killed (-9) once the new credential is minted in Keystone and before the switch, then restarted: no second
+    mint, the switch, the old credential refused and deleted after the grace period; deletion removes them all
+    (issue 14);
     the user's password cloud scopes a token to the project only once the assignment exists;
   - a role outside allowedRoles (admin) reads RoleNotAllowed and nothing appears in Keystone;
   - two orders racing for the same user, project and role (reader): at most one K-ORC RoleAssignment and
     one Keystone grant at every poll, exactly one at the end, the other order DuplicateRoleAssignment;
-  - an assignment made while Keystone is down converges once it is back, with one grant;
+  - a user, a project and an assignment made while Keystone is down converge once it is back, with one
+    user, one project and one grant;
   - deleting the user while an assignment names it holds (ReferencedByRoleAssignments, still in Keystone);
     deleting the assignments releases it; nothing of the orders is left in Keystone;
   - a catalog entry with public and internal endpoints is listed by `openstack endpoint list`; dropping the
@@ -23,6 +32,8 @@ Debian's /usr/bin/python3 with python3-kubernetes, python3-keystoneauth1 and pyt
 import base64
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,6 +45,7 @@ from keystoneauth1.identity import v3
 from kubernetes import client, config
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from clouds_token import token as clouds_token  # noqa: E402
 from e2e import Procs, apply_samples, condition, eventually, log  # noqa: E402
 
 GRP, VER, NS = "c5c3.io", "v1alpha1", "tenant-a"
@@ -75,15 +87,24 @@ class Keystone:
         args = ["role", "assignment", "list", "--user", user_id, "--project", project_id]
         return self.openstack(*args, *(["--role", role] if role else [])) or []
 
-    def grants(self, user_id, project_id, role_id):
-        """The grants of the role through the admin's keystoneauth session (fast enough to poll)."""
+    def admin_session(self):
+        """The admin's keystoneauth session (fast enough to poll)."""
         if not hasattr(self, "admin"):
             self.admin = ks_session.Session(auth=v3.Password(
                 auth_url=self.env["KEYSTONE_AUTH_URL"], username="admin", password=self.env["KEYSTONE_ADMIN_PASSWORD"],
                 project_name="admin", user_domain_name="Default", project_domain_name="Default"))
-        r = self.admin.get(f'{self.env["KEYSTONE_AUTH_URL"]}/role_assignments?user.id={user_id}'
+        return self.admin
+
+    def grants(self, user_id, project_id, role_id):
+        """The grants of the role."""
+        r = self.admin_session().get(f'{self.env["KEYSTONE_AUTH_URL"]}/role_assignments?user.id={user_id}'
                            f'&scope.project.id={project_id}&role.id={role_id}')
         return r.json()["role_assignments"]
+
+    def app_credentials(self, user_id):
+        """The ids of the user's application credentials, as the admin lists them."""
+        r = self.admin_session().get(f'{self.env["KEYSTONE_AUTH_URL"]}/users/{user_id}/application_credentials')
+        return sorted(c["id"] for c in r.json()["application_credentials"])
 
     def named(self, what, name):
         return [x for x in self.openstack(what, "list") or [] if x.get("Name") == name]
@@ -95,13 +116,14 @@ class Keystone:
     def exists(self, what, ident):
         return self.openstack(what, "show", ident, ok=False) is not None
 
-    def scoped_token(self, clouds_yaml, project):
-        """What the delivered clouds.yaml's user gets scoped to `project`: ok, refused or error."""
+    def scoped_token(self, clouds_yaml, project=None):
+        """What the delivered clouds.yaml's user gets scoped to `project` (None: the document's own auth, an
+        unscoped token): ok, refused or error."""
         cloud = next(iter(yaml.safe_load(clouds_yaml)["clouds"].values()))["auth"]
+        scope = {"project_name": project, "project_domain_name": "Default"} if project else {}
         auth = v3.Password(auth_url=self.env["KEYSTONE_AUTH_URL"],  # the document's is in-cluster
                            username=cloud["username"], password=cloud["password"],
-                           user_domain_name=cloud.get("user_domain_name", "Default"),
-                           project_name=project, project_domain_name="Default")
+                           user_domain_name=cloud.get("user_domain_name", "Default"), **scope)
         try:
             ks_session.Session(auth=auth).get_token()
             return "ok"
@@ -136,8 +158,8 @@ def main(sim, operator, src):
         with open(admin_file, "w") as f:
             f.write(env["KEYSTONE_ADMIN_PASSWORD"])
         os.chmod(admin_file, 0o600)
-        procs.start("world", [sim, "world", "--kubeconfig", kubeconfig, "--keystone-url", env["KEYSTONE_URL"],
-                              "--keystone-admin-password-file", admin_file])
+        world = procs.start("world", [sim, "world", "--kubeconfig", kubeconfig, "--keystone-url",
+                                      env["KEYSTONE_URL"], "--keystone-admin-password-file", admin_file])
         with open(kubeconfig) as f:
             kc = yaml.safe_load(f)
         for u in kc["users"]:
@@ -147,11 +169,14 @@ def main(sim, operator, src):
             yaml.safe_dump(kc, f)
         config.load_kube_config(config_file=kubeconfig)
         sim_request("/sim/faults", "POST", FAULTS)
-        procs.start("operator", [operator, "--kubeconfig", op_kubeconfig, "--namespace", "c5c3-system",
-                                 "--metrics-bind-address", "127.0.0.1:0",
-                                 "--health-probe-bind-address", "127.0.0.1:0"])
+        def start_operator(name="operator"):
+            return procs.start(name, [operator, "--kubeconfig", op_kubeconfig, "--namespace", "c5c3-system",
+                                      "--metrics-bind-address", "127.0.0.1:0",
+                                      "--health-probe-bind-address", "127.0.0.1:0"])
+
+        ops = {"operator": start_operator(), "world": world, "start_operator": start_operator}
         run_scenario(kubeconfig, src, Keystone(env), lambda: subprocess.run([loopback, "stop", ks_dir], check=True),
-                     keystone_start)
+                     keystone_start, ops)
         fired = sim_request("/sim/faults")["counters"]
         log(f"fault rules fired: {fired}")
         assert all(fired.get(r["id"], 0) > 0 for r in FAULTS), f"every fault rule fires: {fired}"
@@ -161,6 +186,8 @@ def main(sim, operator, src):
             procs.dump()
         procs.stop()
         subprocess.run([loopback, "stop", ks_dir], check=False)
+        if ok:  # kept for a look when it failed
+            shutil.rmtree(workdir, ignore_errors=True)
     print("operator keystone e2e: ok")
 
 
@@ -171,7 +198,7 @@ def sim_request(path, method="GET", body=None):
                                        header_params={"Content-Type": "application/json"})
 
 
-def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
+def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start, ops):
     apply_samples(kubeconfig, src)
     api = client.CustomObjectsApi()
     core = client.CoreV1Api()
@@ -219,8 +246,41 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     uid, pid = user["status"]["userID"], project["status"]["projectID"]
     secret = core.read_namespaced_secret("alice-credentials", NS)
     clouds = base64.b64decode(secret.data["clouds.yaml"]).decode()
+    assert ks.scoped_token(clouds) == "ok", "the delivered clouds.yaml authenticates"
     assert ks.scoped_token(clouds, "team") == "refused", "no role on team yet: the scoped token is refused"
-    log(f"user {uid} and project {pid} Ready; no token on team without a role")
+    shown = ks.openstack("project", "show", pid)
+    assert (shown["id"], shown["name"]) == (pid, "team"), f"the reported projectID is team in Keystone: {shown}"
+    log(f"user {uid} and project {pid} Ready; the delivered cloud authenticates, no token on team without a role")
+
+    # Issue 12: passwordGeneration 2 delivers a new password that works; the old one is refused.
+    api.patch_namespaced_custom_object(GRP, VER, NS, "keystoneusers", "alice", {"spec": {"passwordGeneration": 2}})
+
+    def rotated():
+        o = ready("keystoneusers", "alice")
+        if not o or o["status"].get("passwordGeneration") != 2:
+            return None
+        new = base64.b64decode(core.read_namespaced_secret("alice-credentials", NS).data["clouds.yaml"]).decode()
+        return new if new != clouds else None
+
+    rotated_clouds = eventually(rotated, "alice at passwordGeneration 2 with a new clouds.yaml", 120)
+    assert eventually(lambda: ks.scoped_token(rotated_clouds) == "ok", "the new password authenticates", 30)
+    assert eventually(lambda: ks.scoped_token(clouds) == "refused", "the old password is refused", 30)
+    assert get("keystoneusers", "alice")["status"]["userID"] == uid, "the rotation keeps the user"
+    clouds = rotated_clouds
+    log("passwordGeneration 2: the new password authenticates, the old one is refused")
+
+    # Issue 12: a project name that exists in Keystone (made here) is ProjectCollision and left untouched.
+    made = ks.openstack("project", "create", "preexisting", "--domain", "default", "--description", "not the order's")
+    create("keystoneprojects", "KeystoneProject", "taken", {"projectName": "preexisting"})
+    eventually(lambda: reason("keystoneprojects", "taken", "ProjectReady") == "ProjectCollision",
+               "taken reads ProjectCollision", 120)
+    delete("keystoneprojects", "taken")
+    eventually(lambda: get("keystoneprojects", "taken") is None, "taken gone", 120)
+    kept = ks.openstack("project", "show", made["id"])
+    assert {k: kept[k] for k in ("id", "name", "description", "enabled")} == \
+        {k: made[k] for k in ("id", "name", "description", "enabled")}, f"the project is untouched: {kept}"
+    assert len(ks.named("project", "preexisting")) == 1, "no second project of that name"
+    log("a pre-existing project: ProjectCollision, untouched by the order and its deletion")
 
     # An assignment of member: the grant in Keystone, the scoped token.
     assignment("ra-member", "member")
@@ -233,6 +293,8 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     assert [r["Role"] for r in rows] == [st["roleID"]], f"exactly the member grant on team: {rows}"
     assert eventually(lambda: ks.scoped_token(clouds, "team") == "ok", "alice scopes a token to team", 30)
     log("member assigned: listed by openstack role assignment list; alice's cloud scopes a token to team")
+
+    credential_kill_and_restart(api, core, ks, uid, ops, create, get, ready, delete)
 
     # A role off the allowlist: refused, nothing in Keystone.
     assignment("ra-admin", "admin")
@@ -263,8 +325,9 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     assert len(ks.assignments(uid, pid, "reader")) == 1, "one reader grant listed by the openstack client"
     log(f"race: at most one owner and one grant at each of {len(seen)} polls, exactly one at the end")
 
-    # Keystone down while a project and an assignment on it are made: they wait, then converge once.
+    # Keystone down while a user, a project and an assignment on it are made: they wait, then converge once.
     keystone_stop()
+    create("keystoneusers", "KeystoneUser", "late-user", {})
     create("keystoneprojects", "KeystoneProject", "outage", {})
     create("keystoneroleassignments", "KeystoneRoleAssignment", "ra-late",
            {"userRef": {"name": "alice"}, "projectRef": {"name": "outage"}, "role": "member"})
@@ -283,10 +346,16 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     log(f"Keystone down: K-ORC says {failed!r}; outage reads "
         f"{reason('keystoneprojects', 'outage', 'ProjectReady')}")
     assert not ready("keystoneprojects", "outage") and not ready("keystoneroleassignments", "ra-late")
+    assert not ready("keystoneusers", "late-user")
+    waiting = condition(get("keystoneusers", "late-user") or {}, "UserReady")
+    log(f"Keystone down: late-user reads {waiting and waiting['reason']}: {waiting and waiting['message']}")
     keystone_start()
     late = eventually(lambda: ready("keystoneroleassignments", "ra-late"), "ra-late Ready after the outage", 240)
     assert len(ks.assignments(uid, late["status"]["projectID"])) == 1, "one grant after the outage"
     assert len(ks.named("project", "outage")) == 1, "no duplicate project after the outage"
+    eventually(lambda: ready("keystoneusers", "late-user"), "late-user Ready after the outage", 240)
+    assert len(ks.named("user", "late-user")) == 1, "no duplicate user after the outage"
+    delete("keystoneusers", "late-user")
     log("Keystone outage: the orders waited and converged, no duplicates")
 
     # The user's hold while assignments name it, released when the last goes.
@@ -296,13 +365,16 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     assert ks.exists("user", uid), "a held user stays in Keystone"
     for n in ("ra-member", "ra-race-a", "ra-race-b", "ra-late"):
         delete("keystoneroleassignments", n)
-    eventually(lambda: get("keystoneusers", "alice") is None, "alice released and gone", 180)
+    eventually(lambda: get("keystoneusers", "alice") is None and get("keystoneusers", "late-user") is None,
+               "alice released and gone, late-user gone", 180)
+    assert ks.named("user", "late-user") == [], "late-user removed from Keystone"
     eventually(lambda: not ks.exists("user", uid), "alice gone from Keystone", 60)
     delete("keystoneprojects", "team")
     delete("keystoneprojects", "outage")
     eventually(lambda: not get("keystoneprojects", "team") and not get("keystoneprojects", "outage"),
                "projects gone", 180)
     assert ks.named("project", "team") == [] and ks.named("project", "outage") == [] and ks.named("user", "alice") == []
+    assert not ks.exists("project", pid), "team's project removed from Keystone by its id"
     assert ks.exists("role", "member") and ks.exists("role", "reader"), "imported roles are kept"
     log("hold: alice held while assigned, released by the last assignment's deletion; nothing left")
 
@@ -327,6 +399,78 @@ def run_scenario(kubeconfig, src, ks, keystone_stop, keystone_start):
     assert left == [], f"its endpoints removed: {left}"
     assert ks.exists("region", "RegionOne"), "the Region kept"
     log("catalog: endpoints listed, the dropped row removed, teardown kept RegionOne")
+
+
+def credential_kill_and_restart(api, core, ks, uid, ops, create, get, ready, delete):
+    """Issue 14: a KeystoneApplicationCredential of alice on team; its delivered clouds.yaml authenticates as the
+    application credential scoped to team; credentialGeneration 2 with the operator killed (-9) after the new
+    credential is minted in Keystone and before the switch, then restarted: no second mint, the rotation completes,
+    the old credential is deleted after the grace period."""
+    label = "c5c3.io/keystoneapplicationcredential-name=creds"
+
+    def korc_credentials():
+        return api.list_namespaced_custom_object("openstack.k-orc.cloud", "v1alpha1", "openstack",
+                                                 "applicationcredentials", label_selector=label)["items"]
+
+    def delivered():
+        return base64.b64decode(core.read_namespaced_secret("creds-credentials", NS).data["clouds.yaml"]).decode()
+
+    def available(o):
+        c = condition(o, "Available")
+        return c and c["status"] == "True"
+
+    create("keystoneapplicationcredentials", "KeystoneApplicationCredential", "creds",
+           {"userRef": {"name": "alice"}, "projectRef": {"name": "team"},
+            "rotation": {"interval": "1h", "gracePeriod": "5s"}})
+    first = eventually(lambda: ready("keystoneapplicationcredentials", "creds"), "creds Ready", 180)["status"]
+    first_clouds = delivered()
+    assert clouds_token(first_clouds, ks.env["KEYSTONE_AUTH_URL"]) == ("ok", "team"), \
+        "the delivered clouds.yaml authenticates as the application credential, scoped to team"
+    assert ks.app_credentials(uid) == [first["credentialID"]], ks.app_credentials(uid)
+
+    # K-ORC paused: the operator mints generation 2 (its Secret and K-ORC object) and waits for it.
+    world, operator = ops["world"], ops["operator"]
+    world.send_signal(signal.SIGSTOP)
+    try:
+        api.patch_namespaced_custom_object(GRP, VER, NS, "keystoneapplicationcredentials", "creds",
+                                           {"spec": {"credentialGeneration": 2}})
+        eventually(lambda: len(korc_credentials()) == 2, "the operator mints credential-v2", 60)
+        operator.send_signal(signal.SIGSTOP)  # before the switch
+    finally:
+        world.send_signal(signal.SIGCONT)
+    minted = eventually(lambda: [o for o in korc_credentials() if available(o) and
+                                 (o.get("status") or {}).get("id") != first["credentialID"]],
+                        "credential-v2 minted in Keystone", 60)[0]
+    second_id = minted["status"]["id"]
+    assert ks.app_credentials(uid) == sorted([first["credentialID"], second_id]), ks.app_credentials(uid)
+    assert get("keystoneapplicationcredentials", "creds")["status"]["credentialGeneration"] == 1, "not switched yet"
+    operator.kill()
+    operator.wait()
+    log("operator killed (-9) after credential-v2 was minted in Keystone, before the switch; restarting it")
+    ops["operator"] = ops["start_operator"]("operator-restarted")
+
+    def switched():
+        k, listed = len(korc_credentials()), ks.app_credentials(uid)
+        assert k <= 2 and len(listed) <= 2, f"a second mint: {k} K-ORC objects, {listed} in Keystone"
+        o = ready("keystoneapplicationcredentials", "creds")
+        return o if o and o["status"]["credentialGeneration"] == 2 and \
+            o["status"]["credentialID"] == second_id else None
+
+    eventually(switched, "the rotation completes after the restart", 180, tolerate=())
+    assert clouds_token(delivered(), ks.env["KEYSTONE_AUTH_URL"]) == ("ok", "team"), "the new credential works"
+
+    def superseded_deleted():
+        listed = ks.app_credentials(uid)
+        assert len(listed) <= 2 and set(listed) <= {first["credentialID"], second_id}, listed
+        return listed == [second_id] and len(korc_credentials()) == 1
+
+    eventually(superseded_deleted, "the old credential deleted after the grace period", 120, tolerate=())
+    assert clouds_token(first_clouds, ks.env["KEYSTONE_AUTH_URL"]) == ("refused", None), "the old one is refused"
+    log("kill -9 mid-rotation: no second mint, the switch after the restart, the old credential deleted after grace")
+
+    delete("keystoneapplicationcredentials", "creds")
+    eventually(lambda: get("keystoneapplicationcredentials", "creds") is None, "creds gone", 180)
+    assert ks.app_credentials(uid) == [] and korc_credentials() == [], "every credential gone with the order"
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ struct real_keystone {
 
 struct on_real_keystone : real_keystone, appcred_fixture {
   on_real_keystone()
-      : appcred_fixture(ks.var("KEYSTONE_URL"), ks.var("KEYSTONE_ADMIN_PASSWORD"), ks.var("KEYSTONE_AUTH_URL")) {}
+      : appcred_fixture({ks.var("KEYSTONE_URL"), ks.var("KEYSTONE_ADMIN_PASSWORD"), ks.var("KEYSTONE_AUTH_URL")}) {}
 };
 
 }  // namespace

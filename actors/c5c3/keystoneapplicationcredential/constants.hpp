@@ -4,6 +4,7 @@
 // condition types and reasons, the Secret keys, the instrumenter table.
 #pragma once
 
+#include "actors/c5c3/korc/references.hpp"
 #include "actors/c5c3/scaffold/order_push.hpp"
 #include "actors/c5c3/scaffold/order_ref.hpp"
 
@@ -33,18 +34,18 @@ inline constexpr std::array<std::string_view, 2> sub_condition_types{condition_t
 
 // CredentialReady. The reference gates read as an assignment's do
 // (UserNotFound, ProjectNotFound, ControlPlaneMismatch, WaitingForUser,
-// WaitingForProject; gates.hpp).
+// WaitingForProject: korc/references.hpp).
 inline constexpr std::string_view reason_credential_minted = "CredentialMinted";
 inline constexpr std::string_view reason_no_role_on_project = "NoRoleOnProject";
 inline constexpr std::string_view reason_waiting_for_ca_bundle = "WaitingForCABundle";
 inline constexpr std::string_view reason_waiting_for_credential = "WaitingForCredential";
 inline constexpr std::string_view reason_credential_failed = "CredentialFailed";
 inline constexpr std::string_view reason_credential_error = "CredentialError";
-inline constexpr std::string_view reason_user_not_found = "UserNotFound";
-inline constexpr std::string_view reason_project_not_found = "ProjectNotFound";
-inline constexpr std::string_view reason_control_plane_mismatch = "ControlPlaneMismatch";
-inline constexpr std::string_view reason_waiting_for_user = "WaitingForUser";
-inline constexpr std::string_view reason_waiting_for_project = "WaitingForProject";
+using korc::reason_control_plane_mismatch;
+using korc::reason_project_not_found;
+using korc::reason_user_not_found;
+using korc::reason_waiting_for_project;
+using korc::reason_waiting_for_user;
 // DeliveryReady (and WaitingForCredential before the first credential).
 inline constexpr std::string_view reason_delivered = "Delivered";
 inline constexpr std::string_view reason_keystone_not_published = "KeystoneNotPublished";

@@ -3,6 +3,7 @@
 #include "actors/c5c3/keystoneapplicationcredential/gates.hpp"
 #include "actors/c5c3/keystoneuser/constants.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/order_declaration.hpp"
 #include "actors/c5c3/korc/holds.hpp"
 #include "actors/c5c3/korc/unlatch.hpp"
 #include "actors/c5c3/scaffold/backup_delivery.hpp"
@@ -16,9 +17,7 @@ k8s::gvk order_gvk() { return {"c5c3.io", "v1alpha1", std::string(kind)}; }
 
 namespace {
 
-rt::ownership_keys keys() {
-  return {std::string(label_name), std::string(label_namespace), std::string(label_cluster)};
-}
+rt::ownership_keys keys() { return korc::ownership_keys_of(label_keys()); }
 
 const k8s::gvk secret_gvk{"", "v1", "Secret"};
 
@@ -42,9 +41,9 @@ void waiting_of(const korc::order_pass_plan& p, const pass_snapshot& s, rt::orde
       out.waiting_slot = "push_secrets";
       out.waiting_name = n.backup();
     } else if (r == reason_waiting_for_user || r == reason_user_not_found) {
-      out.waiting_slot = "user";
+      out.waiting_slot = korc::slot_user;
     } else if (r == reason_waiting_for_project || r == reason_project_not_found) {
-      out.waiting_slot = "project";
+      out.waiting_slot = korc::slot_project;
     } else if (r == reason_no_role_on_project) {
       out.waiting_slot = "role_assignments";
     } else if (r == reason_waiting_for_ca_bundle) {
@@ -58,10 +57,7 @@ void waiting_of(const korc::order_pass_plan& p, const pass_snapshot& s, rt::orde
 
 std::vector<rt::read_slot> reads() {
   const auto k = keys();
-  std::vector<rt::read_slot> out{
-      referenced_order_slot("user", keystone_user_gvk(), "userRef"),
-      referenced_order_slot("project", keystone_project_gvk(), "projectRef"),
-  };
+  std::vector<rt::read_slot> out = korc::reference_slots();
   auto assignments = rt::listed("role_assignments", korc::role_assignment_gvk(), "", rt::namespace_role::order, true);
   assignments.cluster = rt::cluster_role::order;
   assignments.locate = [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
@@ -75,7 +71,7 @@ std::vector<rt::read_slot> reads() {
   auto password = rt::named(
       "password", secret_gvk,
       [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
-        const auto* user = s.one("user");
+        const auto* user = s.one(korc::slot_user);
         if (s.order.terminating() || !user) return std::nullopt;
         const auto gen = status_int(*user, "passwordGeneration");
         if (gen <= 0) return std::nullopt;
@@ -83,7 +79,7 @@ std::vector<rt::read_slot> reads() {
                            user_children_of(user->name(), s.key.namespace_, s.key.cluster, gen).password_secret};
       },
       std::string(keystoneuser::label_name));
-  password.after = {"user"};
+  password.after = {std::string(korc::slot_user)};
   out.push_back(std::move(password));
 
   // The CA bundle an External ControlPlane names: not labelled, so the API
@@ -109,14 +105,16 @@ std::vector<rt::read_slot> reads() {
 }
 
 std::vector<rt::reference_field> references() {
-  // Every event of a named user or project wakes (the runner's references
-  // have no update filter here yet). A KeystoneRoleAssignment names no
-  // credential order, so NoRoleOnProject comes back on a short requeue until
-  // the runner indexes the user and project pair (pass.cpp).
-  return {
-      {keystone_user_gvk(), {"spec", "userRef", "name"}},
-      {keystone_project_gvk(), {"spec", "projectRef", "name"}},
-  };
+  // The user (its password generation too), the project, and every
+  // assignment of the same user and project (korc::same_user_and_project):
+  // an assignment reporting its role wakes the credential orders of that pair.
+  auto out = korc::user_project_references();
+  for (auto& r : out)
+    if (r.gvk.kind == korc::keystone_user_gvk().kind) r.passes = user_update_passes;
+  auto assignments = korc::same_user_and_project(korc::role_assignment_gvk());
+  assignments.passes = role_assignment_update_passes;
+  out.push_back(std::move(assignments));
+  return out;
 }
 
 pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& random) {
@@ -124,8 +122,10 @@ pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& rand
   p.order = &s.order;
   p.cluster = s.key.cluster;
   p.control_plane = s.control_plane_or_null();
-  p.user = s.one("user");
-  p.project = s.one("project");
+  p.user = s.one(korc::slot_user);
+  p.project = s.one(korc::slot_project);
+  p.users_served = s.served(korc::slot_user);
+  p.projects_served = s.served(korc::slot_project);
   p.role_assignments = s.list("role_assignments");
   p.password_secret = s.one("password");
   p.ca_bundle_secret = s.one("ca_bundle");
@@ -149,19 +149,13 @@ rt::order_plan order_plan_of(const korc::order_pass_plan& p, const pass_snapshot
 
 std::shared_ptr<const rt::kind_declaration> declaration(random_source random) {
   if (!random) random = system_random();
-  auto k = std::make_shared<rt::kind_declaration>();
-  k->controller = "keystoneapplicationcredential";
-  k->gvk = order_gvk();
-  k->keys = keys();
-  k->finalizer = std::string(finalizer);
+  auto k = korc::order_declaration("keystoneapplicationcredential", order_gvk(), label_keys(), finalizer, sub_reconcilers);
   k->reads = reads();
   k->references = references();
   k->plan = [random](const rt::sense_snapshot& s) {
     auto snap = snapshot_of(s, random);
     return order_plan_of(plan_pass(snap), snap);
   };
-  for (const auto& e : sub_reconcilers)
-    k->instrumenter.push_back({std::string(e.sub_reconciler), std::string(e.condition_type)});
   return k;
 }
 

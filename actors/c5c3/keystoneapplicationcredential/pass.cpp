@@ -5,6 +5,7 @@
 #include "actors/c5c3/keystoneapplicationcredential/provision.hpp"
 #include "actors/c5c3/keystoneapplicationcredential/teardown.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/pass_frame.hpp"
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
 #include "actors/c5c3/scaffold/teardown.hpp"
 
@@ -15,13 +16,6 @@ const k8s::object* find_named(const std::vector<k8s::object>& objs, std::string_
   for (const auto& o : objs)
     if (o.name() == name) return &o;
   return nullptr;
-}
-
-std::optional<k8s::object> status_of(const k8s::object& order, const credential_order& o,
-                                     const credential_status& status, const std::vector<k8s::condition>& set,
-                                     k8s::time_point now) {
-  return korc::order_status(order, status, o.id.generation, set, sub_condition_types, now, read_status,
-                            write_status);
 }
 
 }  // namespace
@@ -44,15 +38,13 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   s.secrets = typed_items(given.secrets, "v1", "Secret");
   s.push_secrets = typed_items(given.push_secrets, "external-secrets.io/v1alpha1", "PushSecret");
   std::optional<k8s::object> delivered;
-  if (given.delivered_secret && *given.delivered_secret) {
-    delivered = typed_items({*given.delivered_secret}, "v1", "Secret").front();
-    s.delivered_secret = &*delivered;
-  }
+  s.delivered_secret = korc::typed_secret(given.delivered_secret, delivered);
 
   const k8s::object& order = *s.order;
   const credential_order o = make_credential_order(order, s.cluster);
   const credential_names n(o.id.ref);
   const auto now = korc::pass_clock(s.now);
+  const korc::pass_frame frame(order, o.id, sub_condition_types, now, read_status, write_status);
   korc::order_pass_plan p;
 
   if (order.terminating()) {
@@ -66,24 +58,19 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
     return p;
   }
 
-  if (auto stop = korc::order_gates(o.id, order, s.control_plane, finalizer)) {
-    korc::stopped_plan(p, *stop, sub_condition_types, o.id.generation,
-                       [&](const std::vector<k8s::condition>& conds) { return status_of(order, o, o.status, conds, now); });
-    return p;
-  }
+  if (frame.stopped(p, s.control_plane, finalizer, o.status)) return p;
 
   // The three reference gates, on every pass; a refusal pauses the schedule.
-  auto gate = reference_gates({&o, s.user, s.project, &s.role_assignments});
-  if (!gate.admitted) {
+  auto gate = reference_gates({&o, s.user, s.project, s.users_served, s.projects_served, &s.role_assignments});
+  if (!gate.passed) {
     std::vector<k8s::condition> conds{
         make_condition(condition_type_credential_ready, false, gate.reason, gate.message, o.id.generation)};
     if (o.status.credential_id.empty()) conds.push_back(not_minted_yet(o.id.generation));
     p.stage = korc::pass_stage::refused_reference;
-    p.status = status_of(order, o, o.status, conds, now);
-    // No assignment event reaches a credential order yet (declaration.cpp):
-    // NoRoleOnProject looks again soon.
-    p.requeue = order_pass_result(s.cluster, false,
-                                  gate.reason == reason_no_role_on_project ? korc_requeue_after : order_refresh_after);
+    p.status = frame.status(o.status, conds);
+    // The user's, the project's and the assignments' events bring it back
+    // (gates.hpp); the refresh only otherwise.
+    p.requeue = order_pass_result(s.cluster, false, std::nullopt);
     return p;
   }
 
@@ -114,7 +101,7 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
 
   p.stage = korc::pass_stage::legs;
   p.instrument = conds;
-  p.status = status_of(order, o, status, conds, now);
+  p.status = frame.status(status, conds);
   // keystoneApplicationCredentialPassResult: the legs' requeue (which carries
   // the schedule) stands when shorter; a converged order on the management
   // cluster waits for its timers or an event, every other one comes back

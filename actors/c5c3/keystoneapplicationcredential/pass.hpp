@@ -27,6 +27,8 @@ struct pass_snapshot {
   // In the order's namespace on its cluster (null: not found).
   const k8s::object* user = nullptr;
   const k8s::object* project = nullptr;
+  bool users_served = true;
+  bool projects_served = true;
   std::vector<k8s::object> role_assignments;
   // In the ControlPlane's namespace.
   const k8s::object* password_secret = nullptr;

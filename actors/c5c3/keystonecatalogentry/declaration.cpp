@@ -1,6 +1,7 @@
 #include "actors/c5c3/keystonecatalogentry/declaration.hpp"
 
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/order_declaration.hpp"
 
 namespace c5c3::c5c3::keystonecatalogentry {
 
@@ -10,9 +11,7 @@ k8s::gvk order_gvk() { return {"c5c3.io", "v1alpha1", std::string(kind)}; }
 
 namespace {
 
-rt::ownership_keys keys() {
-  return {std::string(label_name), std::string(label_namespace), std::string(label_cluster)};
-}
+rt::ownership_keys keys() { return korc::ownership_keys_of(label_keys()); }
 
 }  // namespace
 
@@ -41,15 +40,9 @@ pass_snapshot snapshot_of(const rt::sense_snapshot& s) {
 }
 
 std::shared_ptr<const rt::kind_declaration> declaration() {
-  auto k = std::make_shared<rt::kind_declaration>();
-  k->controller = "keystonecatalogentry";
-  k->gvk = order_gvk();
-  k->keys = keys();
-  k->finalizer = std::string(finalizer);
+  auto k = korc::order_declaration("keystonecatalogentry", order_gvk(), label_keys(), finalizer, sub_reconcilers);
   k->reads = reads();
   k->plan = [](const rt::sense_snapshot& s) { return korc::runner_plan(plan_pass(snapshot_of(s))); };
-  for (const auto& e : sub_reconcilers)
-    k->instrumenter.push_back({std::string(e.sub_reconciler), std::string(e.condition_type)});
   return k;
 }
 

@@ -1,20 +1,12 @@
 #include "actors/c5c3/keystonecatalogentry/pass.hpp"
 
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/pass_frame.hpp"
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
 
 #include <fmt/format.h>
 
 namespace c5c3::c5c3::keystonecatalogentry {
-namespace {
-
-std::optional<k8s::object> status_of(const k8s::object& order, const catalog_order& o, const catalog_status& status,
-                                     const std::vector<k8s::condition>& set, k8s::time_point now) {
-  return korc::order_status(order, status, o.id.generation, set, sub_condition_types, now, read_status,
-                            write_status);
-}
-
-}  // namespace
 
 std::optional<korc::gate_stop> catalog_consent(const k8s::object& cp, const namespace_assignment& entry) {
   if (entry.allow_catalog_entries) return std::nullopt;
@@ -42,27 +34,18 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   s.endpoints = typed_items(given.endpoints, korc::api_version, "Endpoint");
   const k8s::object& order = *s.order;
   const catalog_order o = make_catalog_order(order, s.cluster);
-  const auto now = korc::pass_clock(s.now);
+  const korc::pass_frame frame(order, o.id, sub_condition_types, korc::pass_clock(s.now), read_status, write_status);
   korc::order_pass_plan p;
 
   if (order.terminating()) {
-    if (!order.has_finalizer(finalizer)) return p;
-    auto swept = sweep_catalog_children(o, s.endpoints, s.services, s.regions);
-    auto decision = order_teardown(true, s.control_plane != nullptr, swept.count);
-    p.stage = korc::pass_stage::teardown;
-    p.writes = std::move(swept.writes);
-    p.release_finalizer = decision.release_finalizer;
-    p.requeue = decision.requeue;
+    if (order.has_finalizer(finalizer))
+      korc::swept_plan(p, sweep_catalog_children(o, s.endpoints, s.services, s.regions), s.control_plane != nullptr);
     return p;
   }
 
   const k8s::object* cp = s.control_plane;
   auto consent = [cp](const namespace_assignment& entry) { return catalog_consent(*cp, entry); };
-  if (auto stop = korc::order_gates(o.id, order, cp, finalizer, consent)) {
-    korc::stopped_plan(p, *stop, sub_condition_types, o.id.generation,
-                       [&](const std::vector<k8s::condition>& conds) { return status_of(order, o, o.status, conds, now); });
-    return p;
-  }
+  if (frame.stopped(p, cp, finalizer, o.status, consent)) return p;
 
   register_snapshot rs{&o,         cp,         s.services_served, s.regions_served, s.endpoints_served, s.services,
                        s.regions,  s.endpoints, s.read_by_name,   s.failures,       s.now};
@@ -70,7 +53,7 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   p.stage = korc::pass_stage::legs;
   p.writes = std::move(reg.writes);
   p.instrument = {reg.catalog_ready};
-  p.status = status_of(order, o, reg.status, {reg.catalog_ready}, now);
+  p.status = frame.status(reg.status, {reg.catalog_ready});
   p.requeue = order_pass_result(s.cluster, reg.catalog_ready.is_true(), reg.requeue);
   p.waiting_slot = reg.waiting_slot;
   p.waiting_name = reg.waiting_name;

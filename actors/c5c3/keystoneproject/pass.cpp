@@ -2,19 +2,10 @@
 
 #include "actors/c5c3/keystoneproject/provision.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/pass_frame.hpp"
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
 
 namespace c5c3::c5c3::keystoneproject {
-namespace {
-
-std::optional<k8s::object> status_of(const k8s::object& order, const project_order& o,
-                                     const project_status& status, const std::vector<k8s::condition>& set,
-                                     k8s::time_point now) {
-  return korc::order_status(order, status, o.id.generation, set, sub_condition_types, now, read_status,
-                            write_status);
-}
-
-}  // namespace
 
 sweep_result sweep_keystone_project_children(const project_order& o, const std::vector<k8s::object>& projects) {
   const auto managed = project_names(o.id.ref).project();
@@ -26,7 +17,7 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   s.projects = typed_items(given.projects, korc::api_version, "Project");
   const k8s::object& order = *s.order;
   const project_order o = make_project_order(order, s.cluster);
-  const auto now = korc::pass_clock(s.now);
+  const korc::pass_frame frame(order, o.id, sub_condition_types, korc::pass_clock(s.now), read_status, write_status);
   korc::order_pass_plan p;
 
   if (order.terminating()) {
@@ -35,36 +26,20 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
                                      o.id.ref.namespace_, "project",
                                      "the credentials are scoped to the project, and K-ORC deletes them with a "
                                      "token scoped to it");
-    if (hold.held) {
-      p.stage = korc::pass_stage::hold;
-      p.requeue = hold.requeue;
-      p.status = status_of(order, o, o.status,
-                           {make_condition(condition_type_project_ready, false, hold.reason, hold.message,
-                                           o.id.generation)},
-                           now);
-      return p;
-    }
-    auto swept = sweep_keystone_project_children(o, s.projects);
-    auto decision = order_teardown(true, s.control_plane != nullptr, swept.count);
-    p.stage = korc::pass_stage::teardown;
-    p.writes = std::move(swept.writes);
-    p.release_finalizer = decision.release_finalizer;
-    p.requeue = decision.requeue;
+    if (hold.held)
+      frame.held(p, hold, condition_type_project_ready, o.status);
+    else
+      korc::swept_plan(p, sweep_keystone_project_children(o, s.projects), s.control_plane != nullptr);
     return p;
   }
-
-  if (auto stop = korc::order_gates(o.id, order, s.control_plane, finalizer)) {
-    korc::stopped_plan(p, *stop, sub_condition_types, o.id.generation,
-                       [&](const std::vector<k8s::condition>& conds) { return status_of(order, o, o.status, conds, now); });
-    return p;
-  }
+  if (frame.stopped(p, s.control_plane, finalizer, o.status)) return p;
 
   provision_snapshot ps{&o, s.control_plane, s.projects_served, s.projects, s.read_by_name, s.failures, s.now};
   auto prov = provision_project(ps);
   p.stage = korc::pass_stage::legs;
   p.writes = std::move(prov.writes);
   p.instrument = {prov.project_ready};
-  p.status = status_of(order, o, prov.status, {prov.project_ready}, now);
+  p.status = frame.status(prov.status, {prov.project_ready});
   p.requeue = order_pass_result(s.cluster, prov.project_ready.is_true(), prov.requeue);
   return p;
 }

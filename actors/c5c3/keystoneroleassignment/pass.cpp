@@ -3,20 +3,11 @@
 #include "actors/c5c3/keystoneroleassignment/refusals.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
 #include "actors/c5c3/korc/holds.hpp"
+#include "actors/c5c3/korc/pass_frame.hpp"
 #include "actors/c5c3/korc/references.hpp"
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
 
 namespace c5c3::c5c3::keystoneroleassignment {
-namespace {
-
-std::optional<k8s::object> status_of(const k8s::object& order, const assignment_order& o,
-                                     const assignment_status& status, const std::vector<k8s::condition>& set,
-                                     k8s::time_point now) {
-  return korc::order_status(order, status, o.id.generation, set, sub_condition_types, now, read_status,
-                            write_status);
-}
-
-}  // namespace
 
 sweep_result sweep_role_assignment_children(const assignment_order& o, const std::vector<k8s::object>& role_assignments,
                                             const std::vector<k8s::object>& roles) {
@@ -29,13 +20,12 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   s.role_assignments = typed_items(given.role_assignments, korc::api_version, "RoleAssignment");
   const k8s::object& order = *s.order;
   const assignment_order o = make_assignment_order(order, s.cluster);
-  const auto now = korc::pass_clock(s.now);
+  const korc::pass_frame frame(order, o.id, sub_condition_types, korc::pass_clock(s.now), read_status, write_status);
   korc::order_pass_plan p;
   auto refuse = [&](const gate_result& g, std::string_view slot = {}, std::string_view name = {}) {
     p.stage = korc::pass_stage::legs;
-    p.status = status_of(order, o, o.status,
-                         {make_condition(condition_type_assignment_ready, false, g.reason, g.message, o.id.generation)},
-                         now);
+    p.status = frame.status(
+        o.status, {make_condition(condition_type_assignment_ready, false, g.reason, g.message, o.id.generation)});
     p.requeue = order_pass_result(s.cluster, false, g.requeue);
     p.waiting_slot = slot;
     p.waiting_name = name;
@@ -45,29 +35,13 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   if (order.terminating()) {
     if (!order.has_finalizer(finalizer)) return p;
     auto hold = korc::credential_hold(s.application_credentials, o.user, o.project, o.id.ref.namespace_);
-    if (hold.held) {
-      p.stage = korc::pass_stage::hold;
-      p.requeue = hold.requeue;
-      p.status = status_of(order, o, o.status,
-                           {make_condition(condition_type_assignment_ready, false, hold.reason, hold.message,
-                                           o.id.generation)},
-                           now);
-      return p;
-    }
-    auto swept = sweep_role_assignment_children(o, s.role_assignments, s.roles);
-    auto decision = order_teardown(true, s.control_plane != nullptr, swept.count);
-    p.stage = korc::pass_stage::teardown;
-    p.writes = std::move(swept.writes);
-    p.release_finalizer = decision.release_finalizer;
-    p.requeue = decision.requeue;
+    if (hold.held)
+      frame.held(p, hold, condition_type_assignment_ready, o.status);
+    else
+      korc::swept_plan(p, sweep_role_assignment_children(o, s.role_assignments, s.roles), s.control_plane != nullptr);
     return p;
   }
-
-  if (auto stop = korc::order_gates(o.id, order, s.control_plane, finalizer)) {
-    korc::stopped_plan(p, *stop, sub_condition_types, o.id.generation,
-                       [&](const std::vector<k8s::condition>& conds) { return status_of(order, o, o.status, conds, now); });
-    return p;
-  }
+  if (frame.stopped(p, s.control_plane, finalizer, o.status)) return p;
 
   // 1. The allowlist (the freeze), 2. the references, 3. the duplicates.
   if (auto g = role_allowlist(o, *s.control_plane); !g.passed) return refuse(g);
@@ -91,7 +65,7 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   p.stage = korc::pass_stage::legs;
   p.writes = std::move(prov.writes);
   p.instrument = {prov.assignment_ready};
-  p.status = status_of(order, o, prov.status, {prov.assignment_ready}, now);
+  p.status = frame.status(prov.status, {prov.assignment_ready});
   p.requeue = order_pass_result(s.cluster, prov.assignment_ready.is_true(), prov.requeue);
   p.waiting_slot = prov.waiting_slot;
   p.waiting_name = prov.waiting_name;

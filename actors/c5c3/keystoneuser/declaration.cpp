@@ -1,6 +1,7 @@
 #include "actors/c5c3/keystoneuser/declaration.hpp"
 
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/order_declaration.hpp"
 #include "actors/c5c3/korc/holds.hpp"
 #include "actors/c5c3/scaffold/backup_delivery.hpp"
 
@@ -12,9 +13,7 @@ k8s::gvk order_gvk() { return {"c5c3.io", "v1alpha1", std::string(kind)}; }
 
 namespace {
 
-rt::ownership_keys keys() {
-  return {std::string(label_name), std::string(label_namespace), std::string(label_cluster)};
-}
+rt::ownership_keys keys() { return korc::ownership_keys_of(label_keys()); }
 
 const k8s::gvk secret_gvk{"", "v1", "Secret"};
 
@@ -55,19 +54,13 @@ pass_snapshot snapshot_of(const rt::sense_snapshot& s, const random_source& rand
 
 std::shared_ptr<const rt::kind_declaration> declaration(random_source random) {
   if (!random) random = system_random();
-  auto k = std::make_shared<rt::kind_declaration>();
-  k->controller = "keystoneuser";
-  k->gvk = order_gvk();
-  k->keys = keys();
-  k->finalizer = std::string(finalizer);
+  auto k = korc::order_declaration("keystoneuser", order_gvk(), label_keys(), finalizer, sub_reconcilers);
   k->reads = reads();
   k->referenced_by = korc::hold_references("userRef");
   k->plan = [random](const rt::sense_snapshot& s) {
     auto snap = snapshot_of(s, random);
     return korc::runner_plan(plan_pass(snap));
   };
-  for (const auto& e : sub_reconcilers)
-    k->instrumenter.push_back({std::string(e.sub_reconciler), std::string(e.condition_type)});
   return k;
 }
 

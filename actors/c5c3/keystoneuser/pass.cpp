@@ -4,6 +4,7 @@
 #include "actors/c5c3/keystoneuser/provision.hpp"
 #include "actors/c5c3/keystoneuser/teardown.hpp"
 #include "actors/c5c3/korc/control_plane.hpp"
+#include "actors/c5c3/korc/pass_frame.hpp"
 #include "actors/c5c3/scaffold/aggregate_ready.hpp"
 #include "actors/c5c3/scaffold/teardown.hpp"
 
@@ -16,12 +17,6 @@ const k8s::object* find_named(const std::vector<k8s::object>& objs, std::string_
   return nullptr;
 }
 
-std::optional<k8s::object> status_of(const k8s::object& order, const user_order& o, const user_status& status,
-                                     const std::vector<k8s::condition>& set, k8s::time_point now) {
-  return korc::order_status(order, status, o.id.generation, set, sub_condition_types, now, read_status,
-                            write_status);
-}
-
 }  // namespace
 
 korc::order_pass_plan plan_pass(const pass_snapshot& given) {
@@ -31,15 +26,12 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   s.secrets = typed_items(given.secrets, "v1", "Secret");
   s.push_secrets = typed_items(given.push_secrets, "external-secrets.io/v1alpha1", "PushSecret");
   std::optional<k8s::object> delivered;
-  if (given.delivered_secret && *given.delivered_secret) {
-    delivered = typed_items({*given.delivered_secret}, "v1", "Secret").front();
-    s.delivered_secret = &*delivered;
-  }
+  s.delivered_secret = korc::typed_secret(given.delivered_secret, delivered);
 
   const k8s::object& order = *s.order;
   const user_order o = make_user_order(order, s.cluster);
   user_names n(o.id.ref);
-  const auto now = korc::pass_clock(s.now);
+  const korc::pass_frame frame(order, o.id, sub_condition_types, korc::pass_clock(s.now), read_status, write_status);
   korc::order_pass_plan p;
 
   if (order.terminating()) {
@@ -47,26 +39,19 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
                         s.push_secrets, s.users, s.secrets, s.delivered_secret, s.role_assignments,
                         s.application_credentials};
     auto plan = plan_teardown(t);
-    p.requeue = plan.requeue;
     if (plan.hold.held) {
-      p.stage = korc::pass_stage::hold;
-      p.status = status_of(order, o, o.status,
-                           {make_condition(condition_type_user_ready, false, plan.hold.reason, plan.hold.message,
-                                           o.id.generation)},
-                           now);
+      frame.held(p, plan.hold, condition_type_user_ready, o.status);
+      p.requeue = plan.requeue;
       return p;
     }
+    p.requeue = plan.requeue;
     p.stage = korc::pass_stage::teardown;
     p.writes = std::move(plan.writes);
     p.release_finalizer = plan.release_finalizer;
     return p;
   }
 
-  if (auto stop = korc::order_gates(o.id, order, s.control_plane, finalizer)) {
-    korc::stopped_plan(p, *stop, sub_condition_types, o.id.generation,
-                       [&](const std::vector<k8s::condition>& conds) { return status_of(order, o, o.status, conds, now); });
-    return p;
-  }
+  if (frame.stopped(p, s.control_plane, finalizer, o.status)) return p;
 
   // provisionUser.
   provision_snapshot ps{&o, s.control_plane, s.store, s.users_served, s.users, s.secrets, s.read_by_name,
@@ -104,7 +89,7 @@ korc::order_pass_plan plan_pass(const pass_snapshot& given) {
   }
   p.stage = korc::pass_stage::legs;
   p.instrument = conds;
-  p.status = status_of(order, o, status, conds, now);
+  p.status = frame.status(status, conds);
   p.requeue = order_pass_result(s.cluster, converged, legs);
   return p;
 }

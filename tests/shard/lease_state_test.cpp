@@ -16,16 +16,19 @@ BOOST_AUTO_TEST_SUITE(lease_states)
 
 BOOST_AUTO_TEST_CASE(a_lease_written_and_read_back) {
   auto t = at("2026-12-01T19:00:00.250000Z");
-  auto o = make_lease("c5c3-system", "op-0", "orders", 15s, t);
+  auto o = make_lease("c5c3-system", "op-0-orders", "op-0", "orders", 15s, t);
   BOOST_TEST(o.kind() == "Lease");
   BOOST_TEST(o.api_version() == "coordination.k8s.io/v1");
   BOOST_TEST(o.label(ring_label).value_or("") == "orders");
   BOOST_TEST(o.get_string({"spec", "renewTime"}) == "2026-12-01T19:00:00.250000Z");
   auto l = lease_of(o);
-  BOOST_TEST(l.name == "op-0");
+  BOOST_TEST(l.name == "op-0-orders");
   BOOST_TEST(l.holder == "op-0");
   BOOST_TEST(l.duration.count() == 15);
   BOOST_TEST((l.renew_time && *l.renew_time == t));
+  // Released on a clean stop: the holder emptied.
+  auto released = lease_of(make_lease("c5c3-system", "op-0-orders", "", "orders", 15s, t));
+  BOOST_TEST(std::string(to_string(state_of(released, t))) == "released");
 }
 
 BOOST_AUTO_TEST_CASE(ready_until_renew_plus_duration_then_expired) {

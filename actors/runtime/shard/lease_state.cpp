@@ -59,11 +59,11 @@ std::string format_micro_time(k8s::time_point t) {
   return s + fmt::format(".{:06d}Z", us);
 }
 
-k8s::object make_lease(const std::string& namespace_, const std::string& name, const std::string& ring,
-                       std::chrono::seconds duration, k8s::time_point now) {
+k8s::object make_lease(const std::string& namespace_, const std::string& name, const std::string& holder,
+                       const std::string& ring, std::chrono::seconds duration, k8s::time_point now) {
   k8s::object_builder b("coordination.k8s.io/v1", "Lease", namespace_, name);
   b.set_label(ring_label, ring);
-  b.set_string({"spec", "holderIdentity"}, name);
+  b.set_string({"spec", "holderIdentity"}, holder);
   b.set_int({"spec", "leaseDurationSeconds"}, duration.count());
   b.set_string({"spec", "renewTime"}, format_micro_time(now));
   return std::move(b).freeze();

@@ -44,9 +44,10 @@ struct member_view {
 };
 member_view members_of(const std::vector<lease_info>& leases, k8s::time_point now);
 
-// The Lease this replica writes: holder `name`, renewed `now` (MicroTime).
-k8s::object make_lease(const std::string& namespace_, const std::string& name, const std::string& ring,
-                       std::chrono::seconds duration, k8s::time_point now);
+// The Lease `name` a replica writes: held by `holder` ("" releases it),
+// renewed `now` (MicroTime), labelled with the ring.
+k8s::object make_lease(const std::string& namespace_, const std::string& name, const std::string& holder,
+                       const std::string& ring, std::chrono::seconds duration, k8s::time_point now);
 // "2026-12-01T19:00:00.123456Z", metav1.MicroTime.
 std::string format_micro_time(k8s::time_point t);
 

@@ -23,7 +23,7 @@ from e2e import Procs, apply_samples, condition, eventually, log  # noqa: E402
 
 NAMESPACE = "c5c3-system"
 ORDER_NS = "tenant-a"
-LEASE = "3s"
+LEASE = "5s"
 
 
 class Scenario:
@@ -33,6 +33,7 @@ class Scenario:
         self.procs = Procs(self.workdir)
         self.kubeconfig = os.path.join(self.workdir, "kubeconfig")
         self.replicas = {}  # name -> Popen
+        self.last = ""  # the last convergence check's summary
 
     def kubectl(self, *args, check=True):
         r = subprocess.run(["/usr/bin/kubectl", "--kubeconfig", self.kubeconfig, *args], capture_output=True,
@@ -62,20 +63,26 @@ class Scenario:
     def converged(self, live):
         """Every order Ready (at its generation) and held by exactly one live replica; the holders' counts."""
         items = self.orders()
-        if len(items) != self.n:
-            return None
         held = {r: 0 for r in live}
+        seen, not_ready = {}, 0
         for o in items:
-            holder = (o["metadata"].get("labels") or {}).get("c5c3.io/shard")
+            holder = (o["metadata"].get("labels") or {}).get("c5c3.io/shard", "")
+            seen[holder] = seen.get(holder, 0) + 1
             ready = condition(o, "Ready")
-            if holder not in held or not ready or ready["status"] != "True" or \
+            if not ready or ready["status"] != "True" or \
                     ready.get("observedGeneration", o["metadata"]["generation"]) != o["metadata"]["generation"]:
-                return None
-            held[holder] += 1
-        return held if all(held.values()) else None
+                not_ready += 1
+            elif holder in held:
+                held[holder] += 1
+        self.last = f"{len(items)} orders, held {seen}, {not_ready} not Ready"
+        ok = len(items) == self.n and not_ready == 0 and sum(held.values()) == self.n and all(held.values())
+        return held if ok else None
 
-    def wait_converged(self, live, what, limit=120):
-        held = eventually(lambda: self.converged(live), what, limit, interval=0.5)
+    def wait_converged(self, live, what, limit=300):
+        try:
+            held = eventually(lambda: self.converged(live), what, limit, interval=0.5)
+        except AssertionError as e:
+            raise AssertionError(f"{e}; {self.last}") from None
         log(f"{what}: {held}")
         mean = self.n / len(live)
         log(f"{what}: max/mean {max(held.values()) / mean:.3f}")

@@ -76,7 +76,8 @@ struct membership_state {
     req.obj = make_lease(cfg.namespace_, lease_name(cfg), cfg.name, cfg.ring, cfg.duration, t);
     req.options.field_manager = cfg.field_manager;
     req.force = true;
-    self->request(cfg.cluster, std::chrono::duration_cast<std::chrono::milliseconds>(cfg.duration / 3),
+    // Answered later than the hold it would give, a renewal is of no use.
+    self->request(cfg.cluster, std::chrono::duration_cast<std::chrono::milliseconds>(cfg.duration * 2 / 3),
                   std::move(req))
         .then(
             [this, t](const k8s::object&) {

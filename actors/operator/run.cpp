@@ -236,7 +236,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        directory,
                        control_planes,
                        ro_namespace};
-      if (!shard_name.empty()) ctx.shard = {shard_name, memberships[kind.group], directory};
+      if (!shard_name.empty()) ctx.shard = {shard_name, memberships[kind.group], directory, "c5c3-operator", &reg};
       auto host = kind.spawn_host(ctx);
       if (!host) {
         rc = 1;

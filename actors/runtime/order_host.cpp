@@ -5,6 +5,7 @@
 #include "actors/runtime/predicate.hpp"
 #include "actors/runtime/reference_index.hpp"
 #include "actors/runtime/shard/claim_writer.hpp"
+#include "actors/runtime/shard/shard_metrics.hpp"
 #include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/shard.hpp"
@@ -51,9 +52,9 @@ struct host_state {
   bool stopping = false;
   std::vector<caf::response_promise> stop_waiters;
   shard::gate gate;  // disabled unless cfg.shard.me
-  std::uint64_t claims = 0;
-  std::uint64_t releases = 0;
-  std::uint64_t drains = 0;
+  std::unique_ptr<shard::shard_metrics> sm;  // sharded with a registry
+  std::chrono::steady_clock::time_point view_changed;
+  std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
 
   controller_metrics* m() const { return cfg.metrics.get(); }
 
@@ -62,6 +63,7 @@ struct host_state {
     // it, or they would keep the actor system from shutting down.
     for (auto& [key, e] : orders) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
     if (auto* mm = m()) mm->order_actors.set(0);
+    if (sm) sm->owned.set(0);
   }
 
   void sample() {
@@ -69,6 +71,7 @@ struct host_state {
       mm->host_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
       mm->order_actors.set(static_cast<double>(orders.size()));
     }
+    if (sm) sm->owned.set(static_cast<double>(orders.size()));
   }
 
   bool is_order(const k8s::object& o) const {
@@ -105,6 +108,10 @@ struct host_state {
     named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
     orders[key] = entry{a, obj, false, std::nullopt};
     ++spawned;
+    if (auto c = claimed.find(key); c != claimed.end()) {
+      if (sm) sm->handoff.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - c->second).count());
+      claimed.erase(c);
+    }
     self->send(a, protocol::order_update{obj, true});
   }
 
@@ -113,6 +120,7 @@ struct host_state {
     auto i = orders.find(key);
     if (ev.type == protocol::event_type::deleted) {
       gate.forget(key);
+      claimed.erase(key);
       if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
       if (i == orders.end()) return;
       i->second.respawn.reset();
@@ -163,7 +171,7 @@ struct host_state {
         i->second.respawn.reset();
         if (!i->second.retiring) {
           i->second.retiring = true;
-          ++drains;
+          if (sm) sm->drains.inc();
           self->send(i->second.actor, protocol::retire_atom::value);
         }
         return;
@@ -174,13 +182,18 @@ struct host_state {
         std::string rv(o->resource_version());
         bool claim = d == shard::decision::claim;
         auto patch = claim ? shard::claim_patch(gate.me(), rv) : shard::release_patch(rv);
-        shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch), [this, key, claim](bool ok) {
+        shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
+                           [this, key, claim, rv](const k8s::object& written) {
           gate.end_write(key);
-          if (ok) ++(claim ? claims : releases);
-          // Success: the informer brings the labelled order (decided then);
-          // this covers an event that came while the write was in flight.
-          // A failure (a conflict: a newer version, or another claimant) is
-          // decided again after a moment.
+          bool ok = static_cast<bool>(written);
+          if (ok && sm) (claim ? sm->claims : sm->releases).inc();
+          if (ok && claim) claimed[key] = view_changed;
+          // Success: the answer is the order's latest version unless an
+          // event came meanwhile (then that one is decided again). A failure
+          // (a conflict: a newer version, or another claimant) is decided
+          // again after a moment.
+          const auto* latest = gate.latest(key);
+          if (ok && latest && latest->resource_version() == rv) gate.record(key, written);
           if (ok) self->send(self, shard_eval_atom::value, key);
           else self->delayed_send(self, std::chrono::milliseconds(250), shard_eval_atom::value, key);
         });
@@ -306,6 +319,9 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });
   if (self->state.cfg.shard.enabled()) {
     self->state.gate = shard::gate(self->state.cfg.shard.me, self->state.cfg.order_kind);
+    if (self->state.cfg.shard.registry)
+      self->state.sm = std::make_unique<shard::shard_metrics>(*self->state.cfg.shard.registry,
+                                                              self->state.cfg.controller);
     if (self->state.cfg.shard.membership)
       self->request(self->state.cfg.shard.membership, caf::infinite, protocol::shard_subscribe_atom::value,
                     caf::actor_cast<caf::actor>(self))
@@ -315,6 +331,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
       [self](const protocol::shard_view& v) {
         auto& s = self->state;
         if (!s.gate.enabled() || !s.gate.set_view(v)) return;
+        s.view_changed = std::chrono::steady_clock::now();
         for (const auto& key : s.gate.known()) s.evaluate(key);
         s.sample();
       },

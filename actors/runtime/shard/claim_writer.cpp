@@ -10,7 +10,7 @@
 namespace c5c3::runtime::shard {
 
 void write_claim(caf::event_based_actor* self, const shard_options& opts, const k8s::gvk& kind,
-                 const protocol::order_key& key, std::string patch, std::function<void(bool ok)> done) {
+                 const protocol::order_key& key, std::string patch, std::function<void(const k8s::object&)> done) {
   protocol::patch_request req;
   req.ref = {kind, key.namespace_, key.name};
   req.type = protocol::patch_type::merge;
@@ -20,9 +20,9 @@ void write_claim(caf::event_based_actor* self, const shard_options& opts, const 
       .then(
           [self, req = std::move(req), done](const caf::actor& cluster) mutable {
             self->request(cluster, std::chrono::seconds(30), std::move(req))
-                .then([done](const k8s::object&) { done(true); }, [done](const caf::error&) { done(false); });
+                .then([done](const k8s::object& o) { done(o); }, [done](const caf::error&) { done({}); });
           },
-          [done](const caf::error&) { done(false); });
+          [done](const caf::error&) { done({}); });
 }
 
 }  // namespace c5c3::runtime::shard

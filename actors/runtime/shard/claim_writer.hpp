@@ -1,6 +1,7 @@
 // The I/O of a claim or release: the order's cluster actor from the cluster
 // directory, then a merge patch of the order (claim.hpp's patches carry its
-// resourceVersion as precondition). `done(ok)` runs in the actor's context.
+// resourceVersion as precondition). `done(answer)` runs in the actor's
+// context: the order as written, or an empty object when the write failed.
 #pragma once
 
 #include "actors/runtime/shard/gate.hpp"
@@ -13,6 +14,6 @@
 namespace c5c3::runtime::shard {
 
 void write_claim(caf::event_based_actor* self, const shard_options& opts, const k8s::gvk& kind,
-                 const protocol::order_key& key, std::string patch, std::function<void(bool ok)> done);
+                 const protocol::order_key& key, std::string patch, std::function<void(const k8s::object&)> done);
 
 }  // namespace c5c3::runtime::shard

@@ -5,6 +5,7 @@
 // order (claim.hpp's decision) and does the I/O itself.
 #pragma once
 
+#include "actors/runtime/metrics.hpp"
 #include "actors/runtime/shard/claim.hpp"
 #include "k8s/object.hpp"
 #include "protocol/order.hpp"
@@ -28,6 +29,7 @@ struct shard_options {
   caf::actor membership;  // the ring's membership actor (membership.hpp)
   caf::actor clusters;    // the cluster directory: the order's cluster actor for claim writes
   std::string field_manager = "c5c3-operator";
+  metrics::registry* registry = nullptr;  // where shard_metrics.hpp's series go (null: none)
   bool enabled() const { return !me.empty(); }
 };
 

@@ -180,6 +180,10 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     management_client.observer = observer;
     const std::string shard_name = opts.sharding ? replica_name(opts, env) : std::string();
     if (!shard_name.empty()) management_client.user_agent = "c5c3-operator/" + shard_name;
+    // Sharded: the Leases get a connection and cluster actor of their own, so
+    // that renewals never queue behind the orders' informers and passes.
+    caf::actor lease_cluster;
+    if (!shard_name.empty()) lease_cluster = cluster::spawn_cluster(sys, {"", management_client});
     auto management = cluster::spawn_cluster(sys, {"", std::move(management_client)});
     auto directory = cluster::spawn_cluster_directory(sys, management);
     cluster::registry_options ro;
@@ -207,7 +211,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
       for (const char* group : {"orders", "monitoring"}) {
         if (!opts.runs(group)) continue;
         runtime::shard::membership_config mc;
-        mc.cluster = management;
+        mc.cluster = lease_cluster;
         mc.namespace_ = ro_namespace;
         mc.name = shard_name;
         mc.ring = group;
@@ -293,8 +297,8 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     for (const auto& [group, m] : memberships) caf::anon_send_exit(m, caf::exit_reason::user_shutdown);
     // Then what the hosts used: the directories, the target clusters (the
     // registry takes its cluster actors with it) and the management cluster.
-    for (const auto& a : {poller, control_planes, targets, directory, management})
-      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+    for (const auto& a : {poller, control_planes, targets, directory, management, lease_cluster})
+      if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     if (!drained) sys.await_actors_before_shutdown(false);
   }
   if (embedded) embedded->stop();

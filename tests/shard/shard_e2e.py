@@ -1,7 +1,7 @@
 """e2e: three, then four c5c3-operator replicas sharing the orders (issue 17).
 
 c5c3-sim apiserver and c5c3-sim world as processes, N RabbitMQVhost orders, and replicas started with
-distinct --shard-name (Leases of --shard-lease-duration 10s). Checked, each time by waiting on conditions:
+distinct --shard-name (Leases of --shard-lease-duration 15s, the default). Checked, each time by waiting on conditions:
 every order Ready and held (label c5c3.io/shard) by exactly one live replica, every replica holding some;
 a 4th replica joins and takes its share; one replica stopped with SIGTERM (its Lease released, its orders
 taken over at once) and one with SIGKILL (its Lease runs out first); every order Ready again. Throughout,
@@ -23,7 +23,7 @@ from e2e import Procs, apply_samples, condition, eventually, log  # noqa: E402
 
 NAMESPACE = "c5c3-system"
 ORDER_NS = "tenant-a"
-LEASE = "10s"
+LEASE = "15s"
 
 
 class Scenario:

@@ -108,7 +108,9 @@ class Scenario:
             json.dump({"apiVersion": "v1", "kind": "List", "items": docs}, f)
         for name in ("replica-a", "replica-b", "replica-c"):
             self.start_replica(name)
-        self.kubectl("create", "-f", path)
+        # kubectl apply (idempotent), retried: on a loaded machine its OpenAPI read may time out.
+        eventually(lambda: self.kubectl("apply", "-f", path, check=False) is not None and
+                   len(self.orders()) == self.n, f"{self.n} orders created", 120, tolerate=(Exception,))
         log(f"{self.n} orders created")
         self.wait_converged(["replica-a", "replica-b", "replica-c"], "3 replicas")
         self.assert_no_double_writers("3 replicas")

@@ -99,7 +99,8 @@ class Scenario:
                                        "--crds", os.path.join(src, "sim", "crds")], "listening on")
         self.procs.start("world", [self.sim, "world", "--kubeconfig", self.kubeconfig])
         apply_samples(self.kubeconfig, src)
-        self.kubectl("create", "namespace", NAMESPACE)
+        eventually(lambda: self.kubectl("create", "namespace", NAMESPACE, check=False) is not None and
+                   self.kubectl("get", "namespace", NAMESPACE), f"namespace {NAMESPACE}", 60)
         docs = [{"apiVersion": "c5c3.io/v1alpha1", "kind": "RabbitMQVhost",
                  "metadata": {"name": f"vhost-{i:04d}", "namespace": ORDER_NS},
                  "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}}} for i in range(self.n)]

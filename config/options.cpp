@@ -1,6 +1,9 @@
 #include "config/options.hpp"
 
+#include "k8s/time.hpp"
+
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <functional>
 #include <map>
@@ -161,6 +164,35 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
         {"C5C3_RANCHER_AUTH_SECRET"}}},
       {"cluster-name",
        {false, [&](const std::string& v, const std::string&) { o.monitoring.cluster_name = v; }, {"C5C3_CLUSTER_NAME"}}},
+      {"sharding",
+       {true,
+        [&](const std::string& v, const std::string& origin) {
+          auto b = parse_bool(v);
+          if (!b) return bad(origin, v, "must be true or false");
+          o.sharding = *b;
+        },
+        {"C5C3_SHARDING"}}},
+      {"shard-name",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          bool ok = !v.empty() && v.size() <= 200 && std::isalnum(static_cast<unsigned char>(v.front())) &&
+                    std::isalnum(static_cast<unsigned char>(v.back()));
+          for (char c : v)
+            ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.');
+          if (!ok) return bad(origin, v, "must be a lower-case DNS name (a-z, 0-9, '-', '.')");
+          o.shard_name = v;
+          o.sharding = true;
+        },
+        {"C5C3_SHARD_NAME"}}},
+      {"shard-lease-duration",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto d = k8s::parse_go_duration(v);
+          if (!d || *d < std::chrono::seconds(1) || *d > std::chrono::hours(1))
+            return bad(origin, v, "must be a duration from 1s to 1h (e.g. 15s)");
+          o.shard_lease_duration = std::chrono::duration_cast<std::chrono::seconds>(*d);
+        },
+        {"C5C3_SHARD_LEASE_DURATION"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.
@@ -236,6 +268,10 @@ std::string operator_usage(std::string_view program) {
          "  --hubUID UID                      monitoring: the hub's UID sent on registration\n"
          "  --rancher-auth-secret NAME        monitoring: the Rancher auth Secret in the operator's namespace\n"
          "  --cluster-name NAME               monitoring: the cluster's name when kube-system names none\n"
+         "  --sharding                        shard the orders among replicas (a Lease each)\n"
+         "  --shard-name NAME                 this replica in the ring (implies --sharding; default\n"
+         "                                    POD_NAME, else the host name)\n"
+         "  --shard-lease-duration D          how long a replica's Lease lasts unrenewed (default 15s)\n"
          "  -h, --help                        this text\n";
 }
 

@@ -26,12 +26,18 @@
 //   --hubUID UID                   C5C3_HUB_UID                       ""
 //   --rancher-auth-secret NAME     C5C3_RANCHER_AUTH_SECRET           "" (a Secret in the operator's namespace)
 //   --cluster-name NAME            C5C3_CLUSTER_NAME                  "" (when kube-system names none)
+//   --sharding[=BOOL]              C5C3_SHARDING                      false (shard the orders among replicas,
+//                                  actors/runtime/shard; --shard-name turns it on)
+//   --shard-name NAME              C5C3_SHARD_NAME                    "" (this replica; with --sharding and no
+//                                  name: POD_NAME, else the host name)
+//   --shard-lease-duration D       C5C3_SHARD_LEASE_DURATION          15s (a Go duration, 1s to 1h)
 //   -h / --help
 // Both "--flag value" and "--flag=value" are accepted.
 #pragma once
 
 #include "config/connection.hpp"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +86,9 @@ struct operator_options {
   // the default ("orders", and "monitoring" too with --embedded).
   std::vector<std::string> controllers;
   monitoring_options monitoring;
+  bool sharding = false;
+  std::string shard_name;  // "" with sharding: POD_NAME, else the host name (run.cpp)
+  std::chrono::seconds shard_lease_duration{15};
   bool help = false;
   // Whether the group runs (the default when --controllers is not given).
   bool runs(std::string_view group) const;

@@ -5,6 +5,7 @@
 #include "protocol/clusters.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
+#include "protocol/shard.hpp"
 #include "protocol/subscription.hpp"
 
 #include <caf/actor_system_config.hpp>
@@ -46,6 +47,8 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<order_probe>("c5c3::protocol::order_probe");
   cfg.add_message_type<limiter_probe>("c5c3::protocol::limiter_probe");
   cfg.add_message_type<host_probe>("c5c3::protocol::host_probe");
+  // shard.hpp
+  cfg.add_message_type<shard_view>("c5c3::protocol::shard_view");
   // api_error.hpp
   cfg.add_error_category(api_error_category,
                          [](std::uint8_t code, caf::atom_value, const caf::message& ctx) {

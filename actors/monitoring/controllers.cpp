@@ -39,6 +39,7 @@ std::pair<std::string, caf::actor> host_of(caf::actor_system& sys, const shared&
   ho.deps.field_manager = sh.opts.field_manager;
   ho.deps.services = sh.services;
   ho.deps.log = sh.opts.log.named(kind->controller);
+  ho.shard = sh.opts.shard;
   return {name, runtime::spawn_kind_host(sys, std::move(kind), std::move(ho))};
 }
 

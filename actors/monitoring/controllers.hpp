@@ -10,6 +10,7 @@
 
 #include "actors/runtime/metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
+#include "actors/runtime/shard/gate.hpp"
 #include "config/options.hpp"
 #include "k8s/log.hpp"
 
@@ -49,6 +50,7 @@ struct controllers_options {
   // How long a backend (or Rancher) request may take.
   std::chrono::milliseconds service_timeout{30'000};
   k8s::log::logger log = k8s::log::root().named("monitoring");
+  runtime::shard::shard_options shard;  // sharded among replicas (me set): every controller's host
 };
 
 // The activation actor (activation.hpp), owning the detectors and services;

@@ -20,6 +20,7 @@ runtime::kind_host_options host_options(const kind_context& ctx) {
   o.metrics = ctx.metrics;
   o.deps.clusters = ctx.clusters;
   o.deps.control_planes = ctx.control_planes;
+  o.shard = ctx.shard;
   return o;
 }
 
@@ -34,6 +35,7 @@ std::vector<kind_plug> operator_kinds() {
                      o.metrics = ctx.metrics;
                      o.clusters = ctx.clusters;
                      o.control_planes = ctx.control_planes;
+                     o.shard = ctx.shard;
                      return ::c5c3::c5c3::rabbitmqvhost::spawn_host(ctx.sys, std::move(o));
                    }});
   kinds.push_back({"keystoneuser", [](kind_context& ctx) {
@@ -59,6 +61,7 @@ std::vector<kind_plug> operator_kinds() {
                          o.limit = static_cast<bool>(ctx.limiter);  // one limiter per controller
                          o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
                          o.log = ctx.log;
+                         o.shard = ctx.shard;
                          std::string error;
                          auto a = ::c5c3::monitoring::spawn_monitoring(ctx.sys, std::move(o), error);
                          if (!a) ctx.log.error("unable to start the monitoring controllers", error);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "actors/runtime/controller_metrics.hpp"
+#include "actors/runtime/shard/gate.hpp"
 #include "config/options.hpp"
 #include "k8s/log.hpp"
 
@@ -35,6 +36,9 @@ struct kind_context {
   caf::actor control_planes;
   // The operator's namespace (--namespace, else the connection's).
   std::string namespace_;
+  // Sharding among replicas (--shard-name): this replica's name and the
+  // membership actor of the kind's controller group; me empty: one replica.
+  runtime::shard::shard_options shard = {};
 };
 
 struct kind_plug {

@@ -13,6 +13,7 @@
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/limiter.hpp"
 #include "actors/runtime/metrics.hpp"
+#include "actors/runtime/shard/membership.hpp"
 #include "k8s/log.hpp"
 #include "protocol/order.hpp"
 #include "protocol/registry.hpp"
@@ -24,6 +25,7 @@
 #include <caf/send.hpp>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -99,6 +101,15 @@ k8s::http_response debug_response(caf::actor_system& sys, const std::map<std::st
   return res;
 }
 
+// --shard-name, else POD_NAME, else the host name.
+std::string replica_name(const config::operator_options& opts, const config::env_lookup& env) {
+  if (!opts.shard_name.empty()) return opts.shard_name;
+  if (auto p = env("POD_NAME"); p && !p->empty()) return *p;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0 && host[0]) return host;
+  return "c5c3-operator";
+}
+
 }  // namespace
 
 int run_operator(const std::string& program, const std::vector<std::string>& args, const config::env_lookup& env,
@@ -169,6 +180,12 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     auto observer = std::make_shared<rest_observer>(reg);
     auto management_client = conn.value().client;
     management_client.observer = observer;
+    const std::string shard_name = opts.sharding ? replica_name(opts, env) : std::string();
+    if (!shard_name.empty()) management_client.user_agent = "c5c3-operator/" + shard_name;
+    // Sharded: the Leases get a connection and cluster actor of their own, so
+    // that renewals never queue behind the orders' informers and passes.
+    caf::actor lease_cluster;
+    if (!shard_name.empty()) lease_cluster = cluster::spawn_cluster(sys, {"", management_client});
     auto management = cluster::spawn_cluster(sys, {"", std::move(management_client)});
     auto directory = cluster::spawn_cluster_directory(sys, management);
     cluster::registry_options ro;
@@ -176,7 +193,10 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     ro.namespace_ = opts.namespace_.empty() ? conn.value().namespace_ : opts.namespace_;
     const std::string ro_namespace = ro.namespace_;
     ro.listeners = {directory};
-    ro.tune = [observer](k8s::client_config& c) { c.observer = observer; };
+    ro.tune = [observer, shard_name](k8s::client_config& c) {
+      c.observer = observer;
+      if (!shard_name.empty()) c.user_agent = "c5c3-operator/" + shard_name;
+    };
     ro.log = root.named("targets");
     const bool orders = opts.runs("orders");
     auto targets = orders ? cluster::spawn_target_registry(sys, std::move(ro)) : caf::actor{};
@@ -188,6 +208,23 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     po.registry = &reg;
     auto poller = spawn_sync_poller(sys, directory, synced, std::move(po));
     ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
+
+    // Sharded: one ring (and one Lease of this replica) per controller group.
+    std::map<std::string, caf::actor> memberships;
+    if (!shard_name.empty()) {
+      for (const char* group : {"orders", "monitoring"}) {
+        if (!opts.runs(group)) continue;
+        runtime::shard::membership_config mc;
+        mc.cluster = lease_cluster;
+        mc.namespace_ = ro_namespace;
+        mc.name = shard_name;
+        mc.ring = group;
+        mc.duration = opts.shard_lease_duration;
+        mc.log = root.named("shard");
+        memberships[group] = runtime::shard::spawn_membership(sys, std::move(mc));
+      }
+      setup.info("Sharding", {{"shardName", shard_name}, {"leaseDuration", opts.shard_lease_duration}});
+    }
 
     std::vector<caf::actor> hosts;
     std::map<std::string, caf::actor> hosts_by_controller;
@@ -207,6 +244,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        directory,
                        control_planes,
                        ro_namespace};
+      if (!shard_name.empty()) ctx.shard = {shard_name, memberships[kind.group], directory, "c5c3-operator", &reg};
       auto host = kind.spawn_host(ctx);
       if (!host) {
         rc = 1;
@@ -247,6 +285,9 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
       caf::scoped_actor self{sys};
       for (const auto& l : limiters) drained = stop_and_wait(self, l, deadline) && drained;
       for (const auto& h : hosts) drained = stop_and_wait(self, h, deadline) && drained;
+      // Only now, with no pass in flight, the Leases go: the other replicas
+      // take this one's orders over at once.
+      for (const auto& [group, m] : memberships) stop_and_wait(self, m, clock::now() + std::chrono::seconds(5));
     }
     if (serving) {
       if (drained) setup.info("Passes drained");
@@ -257,10 +298,11 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     // actor system's destructor does not wait for it.
     for (const auto& l : limiters) caf::anon_send_exit(l, caf::exit_reason::user_shutdown);
     for (const auto& h : hosts) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    for (const auto& [group, m] : memberships) caf::anon_send_exit(m, caf::exit_reason::user_shutdown);
     // Then what the hosts used: the directories, the target clusters (the
     // registry takes its cluster actors with it) and the management cluster.
-    for (const auto& a : {poller, control_planes, targets, directory, management})
-      caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+    for (const auto& a : {poller, control_planes, targets, directory, management, lease_cluster})
+      if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     if (!drained) sys.await_actors_before_shutdown(false);
   }
   if (embedded) embedded->stop();

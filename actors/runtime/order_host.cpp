@@ -4,8 +4,11 @@
 
 #include "actors/runtime/predicate.hpp"
 #include "actors/runtime/reference_index.hpp"
+#include "actors/runtime/shard/claim_writer.hpp"
+#include "actors/runtime/shard/shard_metrics.hpp"
 #include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
+#include "protocol/shard.hpp"
 #include "protocol/subscription.hpp"
 
 #include <caf/actor_system.hpp>
@@ -21,6 +24,8 @@ namespace c5c3::runtime {
 namespace {
 
 using protocol::order_key;
+// (shard_eval_atom, key): decide about one order again (after a claim write).
+using shard_eval_atom = caf::atom_constant<caf::atom("shard_eval")>;
 
 struct host_state {
   static inline const char* name = "c5c3.order_host";
@@ -46,6 +51,10 @@ struct host_state {
   std::uint64_t referenced_wakes = 0;
   bool stopping = false;
   std::vector<caf::response_promise> stop_waiters;
+  shard::gate gate;  // disabled unless cfg.shard.me
+  std::unique_ptr<shard::shard_metrics> sm;  // sharded with a registry
+  std::chrono::steady_clock::time_point view_changed;
+  std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
 
   controller_metrics* m() const { return cfg.metrics.get(); }
 
@@ -54,6 +63,7 @@ struct host_state {
     // it, or they would keep the actor system from shutting down.
     for (auto& [key, e] : orders) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
     if (auto* mm = m()) mm->order_actors.set(0);
+    if (sm) sm->owned.set(0);
   }
 
   void sample() {
@@ -61,6 +71,7 @@ struct host_state {
       mm->host_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
       mm->order_actors.set(static_cast<double>(orders.size()));
     }
+    if (sm) sm->owned.set(static_cast<double>(orders.size()));
   }
 
   bool is_order(const k8s::object& o) const {
@@ -97,6 +108,10 @@ struct host_state {
     named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
     orders[key] = entry{a, obj, false, std::nullopt};
     ++spawned;
+    if (auto c = claimed.find(key); c != claimed.end()) {
+      if (sm) sm->handoff.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - c->second).count());
+      claimed.erase(c);
+    }
     self->send(a, protocol::order_update{obj, true});
   }
 
@@ -104,6 +119,8 @@ struct host_state {
     order_key key{ev.cluster, std::string(ev.obj.namespace_()), std::string(ev.obj.name())};
     auto i = orders.find(key);
     if (ev.type == protocol::event_type::deleted) {
+      gate.forget(key);
+      claimed.erase(key);
       if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
       if (i == orders.end()) return;
       i->second.respawn.reset();
@@ -114,6 +131,10 @@ struct host_state {
       return;
     }
     if (stopping) return;
+    if (gate.enabled()) {
+      gate.record(key, ev.obj);
+      if (auto d = gate.decide(key, i != orders.end()); d != shard::decision::keep) return act(key, d);
+    }
     if (i == orders.end()) {
       spawn(key, ev.obj);
       if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
@@ -132,6 +153,59 @@ struct host_state {
     self->send(e.actor, protocol::order_update{ev.obj, wake});
     // An order of this kind named by its peers (a duplicate assignment).
     if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
+  }
+
+  // Sharded: carry out a decision other than keep for the order's latest object.
+  void act(const order_key& key, shard::decision d) {
+    auto i = orders.find(key);
+    switch (d) {
+      case shard::decision::keep:
+        if (i == orders.end()) {
+          if (const auto* o = gate.latest(key)) spawn(key, *o);
+        } else if (i->second.retiring) {
+          if (const auto* o = gate.latest(key)) i->second.respawn = *o;
+        }
+        return;
+      case shard::decision::drain:
+        if (i == orders.end()) return;
+        i->second.respawn.reset();
+        if (!i->second.retiring) {
+          i->second.retiring = true;
+          if (sm) sm->drains.inc();
+          self->send(i->second.actor, protocol::retire_atom::value);
+        }
+        return;
+      case shard::decision::claim:
+      case shard::decision::release: {
+        const auto* o = gate.latest(key);
+        if (!o || !gate.begin_write(key)) return;
+        std::string rv(o->resource_version());
+        bool claim = d == shard::decision::claim;
+        auto patch = claim ? shard::claim_patch(gate.me(), rv) : shard::release_patch(rv);
+        shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
+                           [this, key, claim, rv](const k8s::object& written) {
+          gate.end_write(key);
+          bool ok = static_cast<bool>(written);
+          if (ok && sm) (claim ? sm->claims : sm->releases).inc();
+          if (ok && claim) claimed[key] = view_changed;
+          // Success: the answer is the order's latest version unless an
+          // event came meanwhile (then that one is decided again). A failure
+          // (a conflict: a newer version, or another claimant) is decided
+          // again after a moment.
+          const auto* latest = gate.latest(key);
+          if (ok && latest && latest->resource_version() == rv) gate.record(key, written);
+          if (ok) self->send(self, shard_eval_atom::value, key);
+          else self->delayed_send(self, std::chrono::milliseconds(250), shard_eval_atom::value, key);
+        });
+        return;
+      }
+      case shard::decision::ignore: return;
+    }
+  }
+
+  void evaluate(const order_key& key) {
+    if (stopping || !gate.latest(key)) return;
+    act(key, gate.decide(key, orders.count(key) > 0));
   }
 
   bool wake(const order_key& key) {
@@ -209,6 +283,8 @@ struct host_state {
         spawn(key, *e.respawn);
       else if (!e.retiring)
         spawn(key, e.last);  // died unexpectedly while its order lives: start over
+      else if (gate.enabled())
+        evaluate(key);  // drained: release it, or run it again
     }
     sample();
     if (stopping && orders.empty()) finish_stop();
@@ -241,7 +317,25 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   if (auto* mm = self->state.m())
     mm->max_concurrent_reconciles.set(self->state.cfg.max_concurrent_reconciles);
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });
+  if (self->state.cfg.shard.enabled()) {
+    self->state.gate = shard::gate(self->state.cfg.shard.me, self->state.cfg.order_kind);
+    if (self->state.cfg.shard.registry)
+      self->state.sm = std::make_unique<shard::shard_metrics>(*self->state.cfg.shard.registry,
+                                                              self->state.cfg.controller);
+    if (self->state.cfg.shard.membership)
+      self->request(self->state.cfg.shard.membership, caf::infinite, protocol::shard_subscribe_atom::value,
+                    caf::actor_cast<caf::actor>(self))
+          .then([](protocol::ok_atom) {});
+  }
   return {
+      [self](const protocol::shard_view& v) {
+        auto& s = self->state;
+        if (!s.gate.enabled() || !s.gate.set_view(v)) return;
+        s.view_changed = std::chrono::steady_clock::now();
+        for (const auto& key : s.gate.known()) s.evaluate(key);
+        s.sample();
+      },
+      [self](shard_eval_atom, const order_key& key) { self->state.evaluate(key); },
       [self](const protocol::object_event& ev) {
         auto& s = self->state;
         if (!ev.obj) return;

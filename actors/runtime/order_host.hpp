@@ -34,12 +34,25 @@
 //                           ok_atom once all are gone, then quit.
 //   protocol::probe_atom    answers a protocol::host_probe.
 //   (probe_atom, order_key) answers that order actor's protocol::order_probe.
+//
+// Sharded (cfg.shard.me set, actors/runtime/shard/): the host subscribes to
+// the ring's membership and runs an order actor only for the orders it holds
+// (label c5c3.io/shard: <me>) and the ring gives it. It claims an order the
+// ring gives it that is unclaimed or held by a member that is not ready (a
+// merge patch of the label with the order's resourceVersion as precondition:
+// the API server decides between two claimants); when the ring gives one of
+// its orders to another member it retires the actor (the pass in flight
+// finishes, its timers go with it) and only once the actor is gone removes the
+// label, after which the new owner claims it. Until the first view, and while
+// its own Lease is not held, it runs nothing.
+//   protocol::shard_view    from the membership: re-decide every known order.
 #pragma once
 
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
 #include "actors/runtime/ownership.hpp"
 #include "actors/runtime/pass.hpp"
+#include "actors/runtime/shard/gate.hpp"
 
 #include <caf/actor.hpp>
 #include <caf/fwd.hpp>
@@ -75,6 +88,7 @@ struct order_host_config {
   std::uint32_t max_concurrent_reconciles = 1;
   std::shared_ptr<controller_metrics> metrics;
   order_actor_options actor_options;
+  shard::shard_options shard;  // me empty: not sharded
 };
 
 caf::actor spawn_order_host(caf::actor_system& sys, order_host_config cfg);

@@ -8,6 +8,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <random>
@@ -90,6 +91,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
   // Fills the credentials into `req`; an error when they cannot be had.
   std::optional<api_error> authenticate(rest_request& req) {
+    if (!cfg.user_agent.empty() &&
+        std::none_of(req.headers.begin(), req.headers.end(), [](const auto& h) { return h.first == "User-Agent"; }))
+      req.headers.emplace_back("User-Agent", cfg.user_agent);
     if (!cfg.credentials) return std::nullopt;
     std::string err;
     auto fail = [&](std::string what) {

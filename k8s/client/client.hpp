@@ -34,6 +34,7 @@ struct client_config {
   std::shared_ptr<client_observer> observer;  // null: none
   int list_page_size = 500;
   std::size_t max_idle_connections = 16;
+  std::string user_agent;  // "" : "c5c3-operator" (a sharded replica: "c5c3-operator/<shard name>")
 };
 
 struct list_options {

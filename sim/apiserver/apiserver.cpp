@@ -236,6 +236,31 @@ void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_respon
     send(200, d);
     return;
   }
+  if (req.path == "/sim/doublewriters" && req.method == "GET") {
+    std::lock_guard lock(log_mu_);
+    json_value writes(rapidjson::kArrayType);
+    for (const auto& w : double_writes_) {
+      json_value v(rapidjson::kObjectType);
+      v.AddMember("replica", k8s::make_string(w.replica, a), a);
+      v.AddMember("holder", k8s::make_string(w.holder, a), a);
+      v.AddMember("verb", k8s::make_string(w.verb, a), a);
+      v.AddMember("resource", k8s::make_string(w.resource, a), a);
+      v.AddMember("namespace", k8s::make_string(w.namespace_, a), a);
+      v.AddMember("name", k8s::make_string(w.name, a), a);
+      v.AddMember("order", k8s::make_string(w.order, a), a);
+      writes.PushBack(std::move(v), a);
+    }
+    d.AddMember("count", json_value(static_cast<std::uint64_t>(double_writes_.size())), a);
+    d.AddMember("writes", std::move(writes), a);
+    send(200, d);
+    return;
+  }
+  if (req.path == "/sim/doublewriters" && req.method == "DELETE") {
+    std::lock_guard lock(log_mu_);
+    double_writes_.clear();
+    send(200, d);
+    return;
+  }
   if (req.path == "/sim/writelog" && req.method == "DELETE") {
     std::lock_guard lock(log_mu_);
     write_log_.clear();
@@ -352,6 +377,14 @@ fault_counters apiserver::fault_counts() const {
 std::vector<write_record> apiserver::write_log() const {
   std::lock_guard lock(impl_->log_mu_);
   return impl_->write_log_;
+}
+std::vector<double_write> apiserver::double_writes() const {
+  std::lock_guard lock(impl_->log_mu_);
+  return impl_->double_writes_;
+}
+void apiserver::clear_double_writes() {
+  std::lock_guard lock(impl_->log_mu_);
+  impl_->double_writes_.clear();
 }
 void apiserver::clear_write_log() {
   std::lock_guard lock(impl_->log_mu_);

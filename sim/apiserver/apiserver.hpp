@@ -140,6 +140,18 @@ struct write_record {
   bool dry_run = false;
 };
 
+// A sharded replica's write for an order's status or children while another
+// (or no) replica held the order (sim/apiserver/double_writers.cpp).
+struct double_write {
+  std::string replica;  // from the User-Agent "c5c3-operator/<replica>"
+  std::string holder;   // the order's c5c3.io/shard label then ("" unclaimed)
+  std::string verb;
+  std::string resource;  // plural, "/status" for a status write
+  std::string namespace_;
+  std::string name;
+  std::string order;  // "<plural.group> <namespace>/<name>"
+};
+
 // One event a watch stream delivered (apiserver_options::watch_log).
 struct watch_record {
   std::string client;  // authenticated user name
@@ -202,6 +214,9 @@ class apiserver {
   // ---- write log ----
   std::vector<write_record> write_log() const;
   void clear_write_log();
+  // Double writers seen since the start or the last clear (also GET/DELETE /sim/doublewriters).
+  std::vector<double_write> double_writes() const;
+  void clear_double_writes();
   // The events watch streams delivered, in order (empty unless
   // apiserver_options::watch_log).
   std::vector<watch_record> watch_log() const;

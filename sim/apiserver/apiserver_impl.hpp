@@ -132,7 +132,10 @@ class apiserver::impl {
   void delete_collection(const k8s::http_request& req, k8s::http_responder& res,
                          const request_info& ri, bool dry_run);
   void log_write(const request_info& ri, const k8s::http_request& req, const identity& who,
-                 int code, const std::string& rv, bool dry_run, const std::string& verb = {});
+                 int code, const std::string& rv, bool dry_run, const std::string& verb = {},
+                 const k8s::object* written = nullptr);
+  // A sharded replica's write for an order it does not hold (double_writers.cpp).
+  void check_double_writer(const request_info& ri, const k8s::http_request& req, const k8s::object& written);
   std::int64_t current_rv() const;
 
   // ---- kinds (kinds.cpp) ----
@@ -191,7 +194,9 @@ class apiserver::impl {
   // ---- authorization, ServiceAccount tokens, admission (authorization.cpp) ----
   bool rbac_enabled() const { return opts_.authorization_mode == "RBAC"; }
   // With RBAC: 403 (kube's Status) unless `who` may make this request.
-  std::optional<k8s::api_error> check_access(const k8s::http_request& req, const identity& who) const;
+  // `verb`: authorize as that verb instead of the request's (an apply that creates: "create").
+  std::optional<k8s::api_error> check_access(const k8s::http_request& req, const identity& who,
+                                             const std::string& verb = {}) const;
   // The identity of a ServiceAccount token this server issued, if its
   // ServiceAccount still exists with the uid the token names.
   std::optional<identity> authenticate_service_account(std::string_view token) const;
@@ -274,6 +279,7 @@ class apiserver::impl {
   std::vector<write_record> write_log_;
   std::uint64_t write_seq_ = 0;
   std::vector<watch_record> watch_log_;
+  std::vector<double_write> double_writes_;
 };
 
 // 404 for a path that names nothing served.

@@ -46,10 +46,11 @@ bool blocking(const json_value& ref) { return k8s::get_bool(ref, {"blockOwnerDel
 
 }  // namespace
 
-std::optional<k8s::api_error> apiserver::impl::check_access(const k8s::http_request& req,
-                                                            const identity& who) const {
+std::optional<k8s::api_error> apiserver::impl::check_access(const k8s::http_request& req, const identity& who,
+                                                            const std::string& verb) const {
   if (!rbac_enabled()) return std::nullopt;
   auto a = rbac::request_attributes(req.method, req.path, req.param("watch"), req.param("fieldSelector"));
+  if (!verb.empty()) a.verb = verb;
   a.user = {who.user, who.groups};
   rbac::decision d;
   {

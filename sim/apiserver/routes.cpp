@@ -376,7 +376,7 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
       }
       rv = std::string(created.resource_version());
       code = 201;
-      log_write(ri, req, who, code, rv, dry_run, verb);
+      log_write(ri, req, who, code, rv, dry_run, verb, &created);
       send_object(req, res, r, convert_for(created, r), 201, warnings);
     } else if (ri.verb == "update") {
       auto body = parse_body(req);
@@ -391,15 +391,27 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
       }
       rv = std::string(updated.resource_version());
       code = 200;
-      log_write(ri, req, who, code, rv, dry_run, verb);
+      log_write(ri, req, who, code, rv, dry_run, verb, &updated);
       send_object(req, res, r, convert_for(updated, r), 200, warnings);
     } else if (ri.verb == "patch") {
       k8s::object patched;
       int created = 0;
+      // As kube-apiserver: a server-side apply that would create the object is
+      // authorized as create too (api-concepts "Patch and apply").
+      if (std::string_view(req.header("Content-Type")).find("application/apply-patch") != std::string_view::npos) {
+        bool exists = false;
+        {
+          std::lock_guard lock(mu_);
+          auto& sr = resource_locked(*ri.kind);
+          exists = sr.objects.count({ri.kind->namespaced ? ri.namespace_ : "", ri.name}) > 0;
+        }
+        if (!exists)
+          if (auto denied = check_access(req, who, "create")) fail(std::move(*denied));
+      }
       patched = patch(req, ri, dry_run, created, verb, warnings);
       rv = std::string(patched.resource_version());
       code = created ? 201 : 200;
-      log_write(ri, req, who, code, rv, dry_run, verb);
+      log_write(ri, req, who, code, rv, dry_run, verb, &patched);
       send_object(req, res, r, convert_for(patched, r), code, warnings);
     } else if (ri.verb == "delete") {
       std::optional<json_document> opts;
@@ -417,7 +429,7 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
         if (!dry_run) save_state_locked();
       }
       code = 200;
-      log_write(ri, req, who, code, std::string(result.first.resource_version()), dry_run, verb);
+      log_write(ri, req, who, code, std::string(result.first.resource_version()), dry_run, verb, &result.first);
       if (result.second && is_builtin(r) && !(r.group.empty() && r.plural == "namespaces")) {
         res.send(json_response(200, k8s::make_success_status(r.group, r.plural, ri.name,
                                                                result.first.uid())));
@@ -436,7 +448,8 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
 
 void apiserver::impl::log_write(const request_info& ri, const k8s::http_request& req,
                                 const identity& who, int code, const std::string& rv, bool dry_run,
-                                const std::string& verb) {
+                                const std::string& verb, const k8s::object* written) {
+  if (written && code >= 200 && code < 300 && !dry_run) check_double_writer(ri, req, *written);
   // The write counts towards after_writes before its answer goes out, so a
   // rule armed by it meets the client's next request.
   if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(req, who);

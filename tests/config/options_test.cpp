@@ -100,6 +100,35 @@ struct bad_case {
   const char* expect;
 };
 
+// Sharding (issue 17): off by default; --shard-name turns it on; the Lease duration is a Go duration.
+BOOST_AUTO_TEST_CASE(sharding_flags) {
+  struct row {
+    const char* what;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;
+    bool sharding;
+    const char* name;
+    long lease_seconds;
+  };
+  const row rows[] = {
+      {"default: one replica, no Lease", {}, {{"POD_NAME", "c5c3-operator-7d9f"}}, false, "", 15},
+      {"--shard-name turns it on", {"--shard-name", "replica-a"}, {}, true, "replica-a", 15},
+      {"--sharding alone (the name from POD_NAME at start)", {"--sharding"}, {}, true, "", 15},
+      {"from the environment", {}, {{"C5C3_SHARD_NAME", "r-1.x"}, {"C5C3_SHARD_LEASE_DURATION", "1m"}}, true, "r-1.x", 60},
+      {"--shard-lease-duration", {"--shard-name=b", "--shard-lease-duration=3s"}, {}, true, "b", 3},
+  };
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.what) {
+      auto o = parse_operator_options(r.args, fake_env(r.env));
+      BOOST_TEST_REQUIRE(o.ok());
+      BOOST_TEST(o->sharding == r.sharding);
+      BOOST_TEST(o->shard_name == r.name);
+      BOOST_TEST(o->shard_lease_duration.count() == r.lease_seconds);
+    }
+  }
+  BOOST_TEST(operator_usage("c5c3-operator").find("--shard-lease-duration") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
   const bad_case cases[] = {
       {{"--max-concurrent-reconciles=0"}, {}, "invalid value \"0\" for flag --max-concurrent-reconciles: must be an integer from 1 to 10000"},
@@ -114,6 +143,9 @@ BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
       {{"--frobnicate"}, {}, "unknown flag: --frobnicate"},
       {{"stray"}, {}, "unexpected argument \"stray\""},
       {{"--context"}, {}, "flag needs an argument: --context"},
+      {{"--shard-name=Replica_1"}, {}, "invalid value \"Replica_1\" for flag --shard-name: must be a lower-case DNS name"},
+      {{"--shard-lease-duration=500ms"}, {}, "invalid value \"500ms\" for flag --shard-lease-duration: must be a duration from 1s to 1h"},
+      {{"--sharding=perhaps"}, {}, "invalid value \"perhaps\" for flag --sharding: must be true or false"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.expect) {

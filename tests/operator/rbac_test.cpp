@@ -97,6 +97,8 @@ std::set<grant> expected_grants() {
   add(s, "external-secrets.io", {"pushsecrets"}, write);
   add(s, "external-secrets.io", {"secretstores", "clustersecretstores"}, read);
   add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, read);
+  // Sharded replicas: their own Lease (server-side apply, creating it) and the ring's watch.
+  add(s, "coordination.k8s.io", {"leases"}, {"list", "watch", "create", "patch"});
   return s;
 }
 

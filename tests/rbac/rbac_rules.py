@@ -154,7 +154,10 @@ class OperatorRun:
         self.grace = grace
         self.name = "operator"
         self.log_path = procs.path(self.name)
+        # Sharded (one replica), so that the Lease rule is exercised: without it the replica never holds
+        # its Lease and runs no order.
         self.p = procs.start(self.name, [operator, "--kubeconfig", kubeconfig, "--namespace", NAMESPACE,
+                                         "--shard-name", "rbac-replica",
                                          "--metrics-bind-address", "127.0.0.1:0",
                                          "--health-probe-bind-address", "127.0.0.1:0", *extra_args])
 

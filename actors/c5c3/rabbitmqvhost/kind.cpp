@@ -15,6 +15,7 @@ caf::actor spawn_host(caf::actor_system& sys, host_options opts) {
   ho.deps.clusters = opts.clusters;
   ho.deps.control_planes = opts.control_planes;
   ho.deps.field_manager = opts.field_manager;
+  ho.shard = opts.shard;
   return runtime::spawn_kind_host(sys, declaration(opts.random), std::move(ho));
 }
 

@@ -8,6 +8,7 @@
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
 #include "actors/runtime/pass.hpp"
+#include "actors/runtime/shard/gate.hpp"
 
 #include <caf/actor.hpp>
 #include <caf/actor_system.hpp>
@@ -31,6 +32,7 @@ struct host_options {
   // registry) and the password randomness (empty: OpenSSL's).
   runtime::metrics::registry* registry = nullptr;
   random_source random;
+  runtime::shard::shard_options shard;  // sharded among replicas (me set)
 };
 
 // Spawns the RabbitMQVhost order host, registers its watches with `clusters` (the order kind on

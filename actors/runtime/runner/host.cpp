@@ -44,6 +44,9 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   hc.max_concurrent_reconciles = opts.max_concurrent_reconciles;
   hc.metrics = opts.metrics;
   hc.actor_options = opts.actor_options;
+  hc.shard = opts.shard;
+  if (!hc.shard.clusters) hc.shard.clusters = opts.deps.clusters;
+  if (hc.shard.enabled()) hc.shard.field_manager = opts.deps.field_manager;
   auto host = spawn_order_host(sys, std::move(hc));
   sys.spawn(registrar, host, kind, opts.deps);
   return host;

@@ -7,6 +7,7 @@
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
 #include "actors/runtime/runner/runner.hpp"
+#include "actors/runtime/shard/gate.hpp"
 
 #include <caf/actor.hpp>
 #include <caf/actor_system.hpp>
@@ -24,6 +25,7 @@ struct kind_host_options {
   // Where the instrumenter registers (null: the default registry).
   metrics::registry* registry = nullptr;
   runner_deps deps;  // clusters, control_planes, field manager, ...
+  shard::shard_options shard;  // sharded among replicas (me set); clusters defaults to deps.clusters
 };
 
 // Spawns the host of `kind` and registers its watches and fan-out.

@@ -1,0 +1,55 @@
+#include "actors/runtime/shard/claim.hpp"
+
+#include "actors/runtime/shard/lease_state.hpp"
+
+#include <algorithm>
+
+namespace c5c3::runtime::shard {
+
+const char* to_string(decision d) {
+  switch (d) {
+    case decision::keep: return "keep";
+    case decision::claim: return "claim";
+    case decision::drain: return "drain";
+    case decision::release: return "release";
+    case decision::ignore: return "ignore";
+  }
+  return "ignore";
+}
+
+decision decide(const claim_input& in) {
+  if (in.claim != in.me) return in.actor_running ? decision::drain : [&] {
+    if (in.members.empty() || in.members.owner(in.key) != in.me) return decision::ignore;
+    if (in.claim.empty()) return decision::claim;
+    const auto& m = in.members.members();
+    bool holder_ready = std::binary_search(m.begin(), m.end(), in.claim);
+    return holder_ready ? decision::ignore : decision::claim;
+  }();
+  // I hold it.
+  if (!in.members.empty() && in.members.owner(in.key) == in.me) return decision::keep;
+  if (in.members.empty()) return in.actor_running ? decision::drain : decision::ignore;
+  return in.actor_running ? decision::drain : decision::release;
+}
+
+namespace {
+std::string json_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+}  // namespace
+
+std::string claim_patch(const std::string& me, const std::string& resource_version) {
+  return std::string("{\"metadata\":{\"resourceVersion\":") + json_quoted(resource_version) +
+         ",\"labels\":{\"" + claim_label + "\":" + json_quoted(me) + "}}}";
+}
+
+std::string release_patch(const std::string& resource_version) {
+  return std::string("{\"metadata\":{\"resourceVersion\":") + json_quoted(resource_version) +
+         ",\"labels\":{\"" + claim_label + "\":null}}}";
+}
+
+}  // namespace c5c3::runtime::shard

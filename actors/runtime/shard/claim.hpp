@@ -1,0 +1,47 @@
+// What a replica does about one order (pure): the claim/handoff decision.
+//
+// Inputs: my name, the ready members (their ring), the order's claim label
+// value ("" unclaimed) and whether my actor for the order is running.
+//
+//   ring owner | claim            | my actor | decision
+//   me         | me               | any      | keep       (run the order)
+//   me         | ""               | none     | claim      (write the label, resourceVersion as precondition)
+//   me         | a member !ready  | none     | claim      (take over a dead member's order)
+//   me         | a ready member   | none     | ignore     (wait: its holder drains and releases first)
+//   other      | me               | running  | drain      (stop my actor: pass in flight done, timers gone)
+//   other      | me               | none     | release    (remove the label, resourceVersion as precondition)
+//   other      | not me           | none     | ignore
+//   any        | not me           | running  | drain      (someone else holds it: never write for it)
+//   (empty ring: ignore, or drain my actor)
+//
+// The API server's optimistic concurrency decides between two replicas that
+// claim the same order at once (their views of the ring differ for a moment):
+// one write wins, the other sees a claim by a ready member and waits.
+#pragma once
+
+#include "actors/runtime/shard/ring.hpp"
+
+#include <string>
+#include <vector>
+
+namespace c5c3::runtime::shard {
+
+enum class decision { keep, claim, drain, release, ignore };
+const char* to_string(decision d);
+
+struct claim_input {
+  const std::string& me;
+  const ring& members;              // the ring of ready members
+  const std::string& key;           // order_ring_key of the order
+  const std::string& claim;         // the order's claim label value
+  bool actor_running = false;
+};
+
+decision decide(const claim_input& in);
+
+// The merge patches of a claim and a release: the label, with the order's
+// resourceVersion as the precondition.
+std::string claim_patch(const std::string& me, const std::string& resource_version);
+std::string release_patch(const std::string& resource_version);
+
+}  // namespace c5c3::runtime::shard

@@ -1,0 +1,28 @@
+#include "actors/runtime/shard/claim_writer.hpp"
+
+#include "protocol/cluster_io.hpp"
+#include "protocol/clusters.hpp"
+
+#include <caf/event_based_actor.hpp>
+
+#include <chrono>
+
+namespace c5c3::runtime::shard {
+
+void write_claim(caf::event_based_actor* self, const shard_options& opts, const k8s::gvk& kind,
+                 const protocol::order_key& key, std::string patch, std::function<void(const k8s::object&)> done) {
+  protocol::patch_request req;
+  req.ref = {kind, key.namespace_, key.name};
+  req.type = protocol::patch_type::merge;
+  req.body = std::move(patch);
+  req.options.field_manager = opts.field_manager;
+  self->request(opts.clusters, std::chrono::seconds(10), protocol::lookup_cluster_atom::value, key.cluster)
+      .then(
+          [self, req = std::move(req), done](const caf::actor& cluster) mutable {
+            self->request(cluster, std::chrono::seconds(30), std::move(req))
+                .then([done](const k8s::object& o) { done(o); }, [done](const caf::error&) { done({}); });
+          },
+          [done](const caf::error&) { done({}); });
+}
+
+}  // namespace c5c3::runtime::shard

@@ -1,0 +1,186 @@
+// The order host sharded among replicas (actors/runtime/shard): it runs only
+// the orders it holds and the ring gives it, claims with the order's
+// resourceVersion as precondition, takes over from a member that is not ready
+// and waits for one that is, and on a ring change drains the actor (the pass
+// in flight finishes) before it releases the claim.
+#include "coordinator_fixture.hpp"
+
+#include "actors/runtime/order_host.hpp"
+#include "actors/runtime/shard/lease_state.hpp"
+#include "k8s/json.hpp"
+#include "protocol/clusters.hpp"
+#include "protocol/shard.hpp"
+#include "protocol/subscription.hpp"
+
+using namespace c5c3;
+using namespace c5c3::runtime;
+using namespace c5c3::testing;
+using protocol::event_type;
+using protocol::order_key;
+
+namespace {
+
+const k8s::gvk kind{"c5c3.io", "v1alpha1", "KeystoneUser"};
+
+// The patches the host wrote, in order (body text).
+struct write_log {
+  std::vector<std::string> patches;
+  k8s::object answer;
+};
+
+// The cluster directory and the management cluster in one: lookups answer
+// itself, patches are recorded and answered with `log->answer` (empty: a
+// conflict).
+caf::behavior fake_cluster(caf::event_based_actor* self, std::shared_ptr<write_log> log) {
+  return {
+      [self](protocol::lookup_cluster_atom, const std::string&) { return caf::actor_cast<caf::actor>(self); },
+      [log](protocol::patch_request& r) -> caf::result<k8s::object> {
+        log->patches.push_back(r.body);
+        if (!log->answer) return caf::make_error(caf::sec::runtime_error, "conflict");
+        return log->answer;
+      },
+  };
+}
+
+k8s::object order(const std::string& name, const std::string& rv, const std::string& holder) {
+  k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", name};
+  b.set_resource_version(rv);
+  b.set_int({"metadata", "generation"}, 1);
+  if (!holder.empty()) b.set_label(shard::claim_label, holder);
+  return std::move(b).freeze();
+}
+
+// The nth name (0, 1, ...) the ring of `members` gives to `owner`.
+std::string owned_by(const std::vector<std::string>& members, const std::string& owner, int nth = 0) {
+  shard::ring r(members);
+  for (int i = 0;; ++i) {
+    auto n = "order-" + std::to_string(i);
+    if (r.owner(shard::order_ring_key("", kind.group, kind.kind, "tenant-a", n)) == owner && nth-- == 0) return n;
+  }
+}
+
+struct shard_fixture : registry_holder, coordinator_fixture {
+  std::shared_ptr<pass_log> log = std::make_shared<pass_log>();
+  std::shared_ptr<write_log> writes = std::make_shared<write_log>();
+  caf::actor gate = keep(sys.spawn(gate_actor, "gate"));
+  caf::actor cluster = keep(sys.spawn(fake_cluster, writes));
+  caf::actor h;
+
+  shard_fixture() {
+    order_host_config hc;
+    hc.controller = "keystoneuser";
+    hc.order_kind = kind;
+    hc.keys = {"c5c3.io/keystoneuser-name", "c5c3.io/keystoneuser-namespace", "c5c3.io/keystoneuser-cluster"};
+    auto g = gate;
+    auto l = log;
+    hc.make_pass = [g, l](const order_key&) { return gated_pass(g, l); };
+    hc.shard = {"a", caf::actor{}, cluster, "c5c3-operator", &reg};
+    h = keep(spawn_order_host(sys, std::move(hc)));
+  }
+  void view(std::vector<std::string> members, bool self_ready = true) {
+    caf::anon_send(h, protocol::shard_view{std::move(members), self_ready, 1});
+    run();
+  }
+  void event(event_type t, k8s::object o) {
+    caf::anon_send(h, protocol::object_event{{1}, "", t, std::move(o), {}});
+    run();
+  }
+  protocol::host_probe probe() { return ask<protocol::host_probe>(h, protocol::probe_atom::value); }
+  // The label value and precondition of the i-th patch ("" : a release).
+  std::pair<std::string, std::string> patch(std::size_t i) {
+    BOOST_REQUIRE(i < writes->patches.size());
+    auto d = k8s::parse_json(writes->patches[i]);
+    BOOST_REQUIRE(d);
+    const auto* v = k8s::find(*d, {"metadata", "labels", shard::claim_label});
+    BOOST_REQUIRE(v);
+    return {v->IsString() ? v->GetString() : "", std::string(k8s::get_string(*d, {"metadata", "resourceVersion"}))};
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(order_host_sharded)
+
+BOOST_FIXTURE_TEST_CASE(runs_nothing_before_the_first_view_then_claims_before_it_runs, shard_fixture) {
+  auto name = owned_by({"a", "b"}, "a");
+  event(event_type::added, order(name, "1", ""));
+  BOOST_TEST(writes->patches.empty());
+  BOOST_TEST(probe().live.empty());
+  // The claim loses (a conflict): nothing runs; it is tried again a moment later.
+  view({"a", "b"});
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
+  BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "1"}));
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(log->started == 0);
+  // Another replica's claim arrives first: b is ready, so it waits.
+  event(event_type::modified, order(name, "2", "b"));
+  advance(std::chrono::milliseconds(300));
+  BOOST_TEST(writes->patches.size() == 1u);
+  BOOST_TEST(probe().live.empty());
+  // b releases it; the claim wins now and the order runs with the answer.
+  writes->answer = order(name, "4", "a");
+  event(event_type::modified, order(name, "3", ""));
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 2u);
+  BOOST_TEST((patch(1) == std::pair<std::string, std::string>{"a", "3"}));
+  BOOST_TEST(probe().live.size() == 1u);
+  BOOST_TEST(log->started == 1);
+  event(event_type::modified, order(name, "4", "a"));  // the informer catches up: nothing new
+  BOOST_TEST(writes->patches.size() == 2u);
+  BOOST_TEST(log->started == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(waits_for_a_ready_holder_and_takes_over_from_one_that_is_not, shard_fixture) {
+  auto name = owned_by({"a", "b"}, "a");
+  view({"a", "b"});
+  event(event_type::added, order(name, "5", "b"));  // b still holds it: b drains and releases first
+  BOOST_TEST(writes->patches.empty());
+  BOOST_TEST(probe().live.empty());
+  auto dead = owned_by({"a", "b"}, "a", 1);
+  event(event_type::added, order(dead, "6", "c"));  // c has no ready Lease
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
+  BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "6"}));
+  // Not mine and unclaimed, or held by its owner: nothing.
+  auto other = owned_by({"a", "b"}, "b");
+  event(event_type::added, order(other, "7", ""));
+  event(event_type::added, order(owned_by({"a", "b"}, "b", 1), "8", "b"));
+  BOOST_TEST(writes->patches.size() == 1u);
+  BOOST_TEST(probe().live.empty());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_ring_change_drains_the_pass_in_flight_before_the_release, shard_fixture) {
+  auto name = owned_by({"a", "b"}, "b");  // a owns it alone; b once it joins
+  view({"a"});
+  event(event_type::added, order(name, "3", "a"));
+  BOOST_REQUIRE_EQUAL(probe().live.size(), 1u);
+  BOOST_REQUIRE_EQUAL(log->running, 1);  // its pass is in flight (held by the gate)
+  view({"a", "b"});
+  auto p = probe();
+  BOOST_TEST(p.retiring.size() == 1u);  // draining
+  BOOST_TEST(writes->patches.empty());  // no release while the pass runs
+  BOOST_REQUIRE(ask<bool>(gate, free_atom::value, order_key{}, pass_result::converged()));
+  run();
+  BOOST_TEST(log->finished == 1);
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(probe().retiring.empty());
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
+  BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"", "3"}));
+  BOOST_TEST(log->started == 1);  // no pass after the drain
+}
+
+BOOST_FIXTURE_TEST_CASE(a_lapsed_own_lease_drains_everything_and_writes_nothing, shard_fixture) {
+  auto name = owned_by({"a"}, "a");
+  view({"a"});
+  event(event_type::added, order(name, "3", "a"));
+  BOOST_REQUIRE_EQUAL(probe().live.size(), 1u);
+  view({"b"}, false);  // my renewals failed: not self-ready
+  BOOST_REQUIRE(ask<bool>(gate, free_atom::value, order_key{}, pass_result::converged()));
+  run();
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(writes->patches.empty());  // no release either: it may not write at all
+  // Held again: it runs the order again (it still holds the claim).
+  view({"a"}, true);
+  BOOST_TEST(probe().live.size() == 1u);
+  BOOST_TEST(writes->patches.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

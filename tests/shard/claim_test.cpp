@@ -1,0 +1,97 @@
+#include "actors/runtime/shard/claim.hpp"
+#include "actors/runtime/shard/lease_state.hpp"
+
+#include "k8s/json.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+
+using namespace c5c3::runtime::shard;
+using namespace std::chrono_literals;
+namespace k8s = c5c3::k8s;
+
+namespace {
+
+// A key the ring {a, b, c} gives to `want`.
+std::string key_owned_by(const ring& r, const std::string& want) {
+  for (int i = 0;; ++i) {
+    auto k = order_ring_key("", "c5c3.io", "RabbitMQVhost", "ns", "v" + std::to_string(i));
+    if (r.owner(k) == want) return k;
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(claim_decision)
+
+BOOST_AUTO_TEST_CASE(the_table) {
+  const ring abc({"a", "b", "c"});
+  const ring ab({"a", "b"});  // c's Lease expired
+  const ring none;
+  const auto ka = key_owned_by(abc, "a");
+  const auto kb = key_owned_by(abc, "b");
+  const auto kc_ab = key_owned_by(ab, "a");
+  struct row {
+    const char* what;
+    const ring& members;
+    const std::string& key;
+    std::string claim;
+    bool running;
+    decision want;
+  };
+  const row rows[] = {
+      {"mine, held by me", abc, ka, "a", true, decision::keep},
+      {"mine, held by me, actor not yet started", abc, ka, "a", false, decision::keep},
+      {"mine, unclaimed", abc, ka, "", false, decision::claim},
+      {"mine, held by a ready member: it drains first", abc, ka, "b", false, decision::ignore},
+      {"mine, held by a member whose Lease expired", ab, kc_ab, "c", false, decision::claim},
+      {"mine, held by an unknown replica (no Lease)", abc, ka, "gone", false, decision::claim},
+      {"not mine, held by me, actor running", abc, kb, "a", true, decision::drain},
+      {"not mine, held by me, actor gone", abc, kb, "a", false, decision::release},
+      {"not mine, unclaimed", abc, kb, "", false, decision::ignore},
+      {"not mine, held by its owner", abc, kb, "b", false, decision::ignore},
+      {"someone else holds it but my actor runs", abc, ka, "b", true, decision::drain},
+      {"no members yet, held by me, not running", none, ka, "a", false, decision::ignore},
+      {"no members (my Lease lapsed), running", none, ka, "a", true, decision::drain},
+      {"no members, unclaimed", none, ka, "", false, decision::ignore},
+  };
+  const std::string me = "a";
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.what) {
+      BOOST_TEST(std::string(to_string(decide({me, r.members, r.key, r.claim, r.running}))) == to_string(r.want));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_dead_members_orders_are_taken_over_only_after_its_lease_expired) {
+  auto t = *k8s::parse_rfc3339("2026-12-01T19:00:00Z");
+  // c renewed last at t - 5s and died: its Lease runs out at t + 10s.
+  std::vector<lease_info> leases{{"a", "a", t, 15s}, {"c", "c", t - 5s, 15s}};
+  const auto k = key_owned_by(ring({"a", "c"}), "c");
+  struct row {
+    std::chrono::seconds after;
+    decision want;
+  };
+  for (auto [after, want] : {row{0s, decision::ignore}, row{9s, decision::ignore}, row{10s, decision::claim},
+                             row{11s, decision::claim}}) {
+    ring r(members_of(leases, t + after).ready);
+    BOOST_TEST_CONTEXT("at t+" << after.count() << "s") {
+      BOOST_TEST(std::string(to_string(decide({"a", r, k, "c", false}))) == to_string(want));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(patches_carry_the_resource_version_precondition) {
+  auto c = k8s::parse_json(claim_patch("op-\"1", "42"));
+  BOOST_REQUIRE(c);
+  BOOST_TEST(k8s::get_string(*c, {"metadata", "resourceVersion"}) == "42");
+  BOOST_TEST(k8s::get_string(*c, {"metadata", "labels", claim_label}) == "op-\"1");
+  auto r = k8s::parse_json(release_patch("43"));
+  BOOST_REQUIRE(r);
+  BOOST_TEST(k8s::get_string(*r, {"metadata", "resourceVersion"}) == "43");
+  const auto* v = k8s::find(*r, {"metadata", "labels", claim_label});
+  BOOST_TEST((v && v->IsNull()));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -56,12 +56,14 @@ inline object user_password(std::int64_t gen = 1, std::string_view value = "user
 }
 
 // The order's K-ORC ApplicationCredential of a generation, as the order
-// creates it (unlabelled when `mine` is false).
-inline object credential_child(const kac::credential_order& o, std::int64_t gen, bool mine = true) {
+// creates it (unlabelled when `mine` is false), with spec.resource.expiresAt
+// when `expires` is given.
+inline object credential_child(const kac::credential_order& o, std::int64_t gen, bool mine = true,
+                               std::optional<time_point> expires = std::nullopt) {
   kac::credential_names n(o.id.ref);
   auto ac = ::c5c3::c5c3::korc::managed_application_credential(
       n.credential(gen), "openstack", "d", kac::user_children_of("alice", "tenant-a", "", 0).managed_user,
-      n.secret(gen), std::nullopt, {n.mint_cloud(), "admin"});
+      n.secret(gen), expires, {n.mint_cloud(), "admin"});
   return mine ? labelled(ac, o.id.ref) : ac;
 }
 inline object value_secret(const kac::credential_order& o, std::int64_t gen, std::string_view value = "") {

@@ -315,6 +315,31 @@ BOOST_FIXTURE_TEST_CASE(converges_rotates_and_tears_down, pass_world) {
   BOOST_TEST(!w.get("Secret", "tenant-a", "creds-credentials"));
 }
 
+// Issue 14: under load K-ORC posts credential-v2 only after its expiry, and
+// Keystone refuses it ("The expiration time is in the past"; K-ORC retries,
+// never Available). Once generation 1 has expired the order does not read
+// Ready; generation 2 is given up and pruned, generation 3 minted and Ready.
+BOOST_FIXTURE_TEST_CASE(a_generation_past_its_expiry_is_given_up, pass_world) {
+  BOOST_TEST_REQUIRE(run(20) > 0);
+  const auto o = kac::make_credential_order(order, "");
+  const auto n = kac::credential_names(o.id.ref);
+  w.put(korc_pending(credential_child(o, 2, true, t0() + 1h + 10min), "The expiration time is in the past"));
+  w.put(value_secret(o, 2, "s2"));
+  now = t0() + 1h + 10min;
+  auto p = plan(order);
+  BOOST_TEST_REQUIRE(p.status.has_value());
+  BOOST_TEST(!find(*p.status, "Ready")->is_true());
+  BOOST_TEST(find(*p.status, "CredentialReady")->reason == "WaitingForCredential");
+
+  BOOST_TEST_REQUIRE(run(20) > 0);
+  BOOST_TEST(status().credential_generation == 3);
+  BOOST_TEST(!w.get("ApplicationCredential", cp_ns, n.credential(2)));
+  BOOST_TEST(!w.get("Secret", cp_ns, n.secret(2)));
+  BOOST_TEST(find(order, "Ready")->is_true(), find(order, "CredentialReady")->message);
+  BOOST_TEST(*orders::secret_value(*w.get("Secret", "tenant-a", "creds-credentials"), "application_credential_id") ==
+             "ac-" + n.credential(3));
+}
+
 BOOST_AUTO_TEST_CASE(timers_of) {
   kac::credential_status s;
   s.next_rotation = t0() + 1h;

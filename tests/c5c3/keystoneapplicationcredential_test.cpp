@@ -221,6 +221,7 @@ BOOST_FIXTURE_TEST_CASE(desired_generation, credential_fixture) {
     bool in_grace = false;
     time_point at;
     std::int64_t want;
+    std::int64_t lapsed = 0;  // the one listed with spec.resource.expiresAt t + 1h
   };
   const auto t = t0();
   for (const auto& r : std::vector<row>{
@@ -235,6 +236,14 @@ BOOST_FIXTURE_TEST_CASE(desired_generation, credential_fixture) {
            {"a terminal one until a higher is declared", 2, 1, {1, 2}, 2, false, false, t, 2},
            {"a higher one declared past a terminal one", 3, 1, {1, 2}, 2, false, false, t, 3},
            {"no rotation during a grace period", 4, 1, {1}, 0, false, true, t + 2h, 1},
+           // Keystone refuses an expiry in the past and K-ORC keeps the
+           // resource immutable: the next generation above the expired one.
+           {"one in flight before its expiry", 1, 1, {1, 2}, 0, false, false, t + 59min, 2, 2},
+           {"one in flight past its expiry is given up", 1, 1, {1, 2}, 0, false, false, t + 1h, 3, 2},
+           {"a declared one above an expired one", 5, 1, {1, 2}, 0, false, false, t + 1h, 5, 2},
+           {"declared as the expired one: the next", 2, 1, {1, 2}, 0, false, false, t + 1h, 3, 2},
+           {"a higher one in flight past an expired one", 1, 1, {1, 2, 3}, 0, false, false, t + 1h, 3, 2},
+           {"an expired terminal one", 2, 1, {1, 2}, 2, false, false, t + 1h, 3, 2},
        }) {
     BOOST_TEST_CONTEXT(r.name) {
       o = kac::make_credential_order(keystone_application_credential_object(
@@ -245,7 +254,7 @@ BOOST_FIXTURE_TEST_CASE(desired_generation, credential_fixture) {
       if (r.in_grace) o.status.previous_credential_delete_at = t + 3h;
       kac::credential_generations c;
       for (auto g : r.listed) {
-        auto ac = credential_child(o, g);
+        auto ac = credential_child(o, g, true, g == r.lapsed ? std::optional<time_point>(t + 1h) : std::nullopt);
         c.credentials.emplace(g, g == r.terminal ? korc_terminal(ac, "InvalidConfiguration", "bad") : ac);
       }
       if (r.live > 0 && !r.secret_lost) c.secrets.emplace(r.live, value_secret(o, r.live, "s"));
@@ -436,11 +445,68 @@ BOOST_FIXTURE_TEST_CASE(a_restart_mid_rotation_mints_nothing_twice, credential_f
   BOOST_TEST((describe(p.writes) == std::vector<std::string>{"create ApplicationCredential openstack/" +
                                                                n.credential(2)}));
   credentials.push_back(korc_pending(mine(p.writes[0].body)));
-  now = t0() + 2h;  // the schedule is due too: still generation 2
+  now = t0() + 1h;  // the schedule is due too (credential-v2 not yet expired): still generation 2
   p = provision();
   BOOST_TEST(p.writes.empty());
   expect(p.credential_ready, true, "CredentialMinted");
   BOOST_TEST(p.status.credential_generation == 1);
+}
+
+// 3-5. Under load K-ORC posts credential-v2 only after its expiry has
+// passed and Keystone refuses it: that generation is given up and pruned,
+// credential-v3 is minted with a fresh expiry, and an expired live credential
+// does not read CredentialReady=True (WaitingForCredential) while it is.
+BOOST_FIXTURE_TEST_CASE(a_generation_expired_before_minted, credential_fixture) {
+  live(1, t0());
+  secrets = {mint_cloud_secret(), value_secret(o, 1, "s1"), value_secret(o, 2, "s2")};
+  auto ac2 = credential_child(o, 2, true, t0() + 1h + 10min);
+  credentials = {korc_available(credential_child(o, 1), "ac-1"), korc_pending(ac2, "The expiration time is in the past")};
+
+  // Before its expiry: worked toward, and the delivered credential stays valid.
+  now = t0() + 1h;
+  auto p = provision();
+  BOOST_TEST(p.writes.empty());
+  expect(p.credential_ready, true, "CredentialMinted");
+
+  now = t0() + 1h + 10min;
+  p = provision();
+  BOOST_TEST((describe(p.writes) == std::vector<std::string>{
+                  "delete ApplicationCredential openstack/" + n.credential(2),
+                  "delete Secret openstack/" + n.secret(2), "create Secret openstack/" + n.secret(3),
+                  "create ApplicationCredential openstack/" + n.credential(3)}));
+  BOOST_TEST_REQUIRE(p.writes.size() == 4u);
+  BOOST_TEST(p.writes[3].body.get_string({"spec", "resource", "expiresAt"}) == "2026-12-01T02:20:00Z");
+  expect(p.credential_ready, false, "WaitingForCredential");
+  BOOST_TEST(p.credential_ready.message.find("expired at 2026-12-01T01:10:00Z") != std::string::npos,
+             p.credential_ready.message);
+  BOOST_TEST(p.credential_ready.message.find("generation 3 is being minted") != std::string::npos,
+             p.credential_ready.message);
+  BOOST_TEST(p.status.credential_generation == 1);
+
+  // credential-v2 gone, credential-v3 Available: the switch, Ready again.
+  credentials = {korc_available(credential_child(o, 1), "ac-1"), korc_available(mine(p.writes[3].body), "ac-3")};
+  secrets = {mint_cloud_secret(), value_secret(o, 1, "s1"), mine(p.writes[2].body)};
+  p = provision();
+  expect(p.credential_ready, true, "CredentialMinted");
+  BOOST_TEST(p.status.credential_generation == 3);
+  BOOST_TEST(p.status.previous_credential_generation == 1);
+  BOOST_TEST((p.status.credential_expires_at == t0() + 2h + 20min));
+}
+
+// An expired live credential with no rotation allowed (a grace period runs):
+// not ready either.
+BOOST_FIXTURE_TEST_CASE(an_expired_live_credential_is_not_ready, credential_fixture) {
+  live(2, t0());
+  o.status.previous_credential_generation = 1;
+  o.status.previous_credential_delete_at = t0() + 3h;
+  secrets = {mint_cloud_secret(), value_secret(o, 1, "s1"), value_secret(o, 2, "s2")};
+  credentials = {korc_available(credential_child(o, 1), "ac-1"), korc_available(credential_child(o, 2), "ac-2")};
+  now = t0() + 1h;
+  expect(provision().credential_ready, true, "CredentialMinted");
+  now = t0() + 1h + 10min;
+  auto p = provision();
+  expect(p.credential_ready, false, "WaitingForCredential");
+  BOOST_TEST(p.credential_ready.message.find("credential generation 2") != std::string::npos, p.credential_ready.message);
 }
 
 // 5. The waits and failures of a mint.

@@ -4,6 +4,7 @@
 #include "actors/c5c3/scaffold/order_secret.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace c5c3::c5c3::keystoneapplicationcredential {
 
@@ -31,27 +32,39 @@ std::optional<k8s::time_point> next_rotation(const rotation_schedule& rotation, 
   return next;
 }
 
+std::optional<k8s::time_point> credential_expiry(const k8s::object& credential) {
+  for (auto path : {std::initializer_list<std::string_view>{"status", "resource", "expiresAt"},
+                    std::initializer_list<std::string_view>{"spec", "resource", "expiresAt"}})
+    if (auto t = k8s::parse_rfc3339(credential.get_string(path))) return t;
+  return std::nullopt;
+}
+
 std::int64_t desired_generation(const credential_order& order, const credential_generations& children,
                                 k8s::time_point now) {
   const std::int64_t declared = order.declared_generation;
   const credential_status& st = order.status;
   const std::int64_t cur = st.credential_generation;
   if (cur == 0) return declared;
+  auto due = [&](const std::optional<k8s::time_point>& t) { return t && now >= *t; };
   // A rotation in flight; one K-ORC gave up on is given up once a higher
-  // generation is declared.
-  std::int64_t in_flight = 0;
-  for (const auto& [gen, ac] : children.credentials)
-    if (gen > cur && (!korc::terminal_error(ac) || gen >= declared)) in_flight = std::max(in_flight, gen);
-  if (in_flight > 0) return in_flight;
+  // generation is declared, one whose expiry passed before it was minted at once.
+  std::int64_t in_flight = 0, expired = 0;
+  for (const auto& [gen, ac] : children.credentials) {
+    if (gen <= cur) continue;
+    if (due(credential_expiry(ac)))
+      expired = std::max(expired, gen);
+    else if (!korc::terminal_error(ac) || gen >= declared)
+      in_flight = std::max(in_flight, gen);
+  }
+  if (in_flight > expired) return in_flight;
   // No rotation starts while a grace period runs: never more than two credentials.
   if (st.previous_credential_delete_at) return cur;
 
-  auto due = [&](const std::optional<k8s::time_point>& t) { return t && now >= *t; };
-  bool rotate = declared > cur || due(next_rotation(order.rotation, st)) || due(st.credential_expires_at);
+  bool rotate = expired > 0 || declared > cur || due(next_rotation(order.rotation, st)) || due(st.credential_expires_at);
   // Keystone shows a credential's secret once: a lost one is rotated.
   auto secret = children.secrets.find(cur);
   if (secret == children.secrets.end() || secret_value(secret->second, key_value).value_or("").empty()) rotate = true;
-  return rotate ? std::max(declared, cur + 1) : cur;
+  return rotate ? std::max({declared, cur + 1, expired + 1}) : cur;
 }
 
 std::vector<child_write> prune_stray_generations(const credential_order& order,

@@ -31,12 +31,20 @@ credential_generations credential_children(const credential_order& order, const 
 // before the first credential.
 std::optional<k8s::time_point> next_rotation(const rotation_schedule& rotation, const credential_status& status);
 
+// The expiry of a credential-v<N>: the one K-ORC reports Keystone holds
+// (status.resource.expiresAt), else the one it was created with
+// (spec.resource.expiresAt); none when neither reads as RFC 3339.
+std::optional<k8s::time_point> credential_expiry(const k8s::object& credential);
+
 // desiredGeneration: the declared generation before the first credential;
 // the highest one in flight (one K-ORC failed terminally only until a higher
 // generation is declared); the next one (or the declared one, when higher)
 // when the declared generation is above the live one, the schedule is due,
 // the credential expired or its secret is lost; no rotation while
-// previousCredentialDeleteAt is set.
+// previousCredentialDeleteAt is set. A generation in flight whose expiry has
+// passed is given up: Keystone refuses an expiry in the past and K-ORC keeps
+// the resource immutable, so the next generation above it (with a fresh
+// expiry) is worked toward instead.
 std::int64_t desired_generation(const credential_order& order, const credential_generations& children,
                                 k8s::time_point now);
 

@@ -42,7 +42,19 @@ class provisioner {
     p_.credential_ready = make_condition(condition_type_credential_ready, false, reason, message, o_.id.generation);
     p_.requeue = r;
   }
-  void set_minted(std::string message) {
+  // CredentialMinted for the live credential, unless its expiry has passed:
+  // then it is no longer valid and the order waits for its successor
+  // (WaitingForCredential; the reference names no reason of its own).
+  void set_minted(std::string message, std::string successor = "its successor is not yet minted") {
+    if (const auto& exp = p_.status.credential_expires_at; exp && now_ >= *exp) {
+      p_.credential_ready = make_condition(
+          condition_type_credential_ready, false, reason_waiting_for_credential,
+          fmt::format("credential generation {} (ApplicationCredential {}/{}) expired at {}; {}",
+                      p_.status.credential_generation, ns_, n_.credential(p_.status.credential_generation),
+                      k8s::format_rfc3339(*exp), successor),
+          o_.id.generation);
+      return;
+    }
     p_.credential_ready = make_condition(condition_type_credential_ready, true, reason_credential_minted, message,
                                          o_.id.generation);
   }
@@ -157,9 +169,9 @@ requeue provisioner::mint(const credential_generations& children, std::int64_t g
            korc_requeue_after);
     } else {
       // The delivered credential stays valid while its successor is minted.
-      set_minted(fmt::format("credential generation {} is delivered; generation {} is being minted "
-                             "(ApplicationCredential {}: {})",
-                             cur, gen, ac_key, pending));
+      const auto minting = fmt::format("generation {} is being minted (ApplicationCredential {}: {})", gen, ac_key,
+                                       pending);
+      set_minted(fmt::format("credential generation {} is delivered; {}", cur, minting), minting);
     }
     return korc_requeue_after;
   };
@@ -204,14 +216,7 @@ requeue provisioner::mint(const credential_generations& children, std::int64_t g
   p_.status.last_rotation = now_;
   // The expiry Keystone holds, as K-ORC reports it; the spec's while it
   // reports none it can be read as (a real Keystone's has no zone).
-  p_.status.credential_expires_at.reset();
-  for (auto path : {std::initializer_list<std::string_view>{"status", "resource", "expiresAt"},
-                    std::initializer_list<std::string_view>{"spec", "resource", "expiresAt"}}) {
-    if (auto t = k8s::parse_rfc3339(ac->get_string(path))) {
-      p_.status.credential_expires_at = t;
-      break;
-    }
-  }
+  p_.status.credential_expires_at = credential_expiry(*ac);
   set_minted(minted_message());
   return std::nullopt;
 }

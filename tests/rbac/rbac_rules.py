@@ -148,16 +148,16 @@ class Cluster:
 class OperatorRun:
     """One operator process and the named steps of the scenario."""
 
-    def __init__(self, procs, operator, kubeconfig, step_timeout, grace, extra_args=()):
+    def __init__(self, procs, operator, kubeconfig, step_timeout, grace, extra_args=(), shard_name=None):
         self.procs = procs
         self.step_timeout = step_timeout
         self.grace = grace
         self.name = "operator"
         self.log_path = procs.path(self.name)
-        # Sharded (one replica), so that the Lease rule is exercised: without it the replica never holds
-        # its Lease and runs no order.
-        self.p = procs.start(self.name, [operator, "--kubeconfig", kubeconfig, "--namespace", NAMESPACE,
-                                         "--shard-name", "rbac-replica",
+        # Sharded (one replica) when `shard_name` is given, so that the Lease rule is exercised: without
+        # it the replica never holds its Lease and runs no order.
+        sharding = ["--shard-name", shard_name] if shard_name else []
+        self.p = procs.start(self.name, [operator, "--kubeconfig", kubeconfig, "--namespace", NAMESPACE, *sharding,
                                          "--metrics-bind-address", "127.0.0.1:0",
                                          "--health-probe-bind-address", "127.0.0.1:0", *extra_args])
 
@@ -244,7 +244,8 @@ def resources_of(rule):
 class Options:
     """How each attempt runs the operator."""
 
-    def __init__(self, operator, kubeconfig, step_timeout, grace, extra_args=()):
+    def __init__(self, operator, kubeconfig, step_timeout, grace, extra_args=(), shard_name=None):
+        self.shard_name = shard_name
         self.operator = operator
         self.kubeconfig = kubeconfig
         self.step_timeout = step_timeout
@@ -266,7 +267,8 @@ def check_rules(cluster, procs, rules, scenario, opts, only=None, skip=None, cle
 
     def attempt(label, variant_rules, order):
         cluster.set_rules(variant_rules)
-        run = OperatorRun(procs, opts.operator, opts.kubeconfig, opts.step_timeout, opts.grace, opts.extra_args)
+        run = OperatorRun(procs, opts.operator, opts.kubeconfig, opts.step_timeout, opts.grace, opts.extra_args,
+                          opts.shard_name)
         try:
             scenario(cluster, run, order)
             return None, run.refusals()
@@ -357,7 +359,9 @@ def main():
     cluster.service_account_kubeconfig(sa_kubeconfig)
     procs = Procs(workdir)
     try:
-        opts = Options(a.operator, sa_kubeconfig, a.step_timeout, a.grace)
+        # The orders run sharded here (deploy/rbac/role.yaml holds the Lease rule); the monitoring
+        # controllers' check (monitoring_rbac_rules.py) runs them unsharded, as deploy/ does.
+        opts = Options(a.operator, sa_kubeconfig, a.step_timeout, a.grace, shard_name="rbac-replica")
         results = check_rules(cluster, procs, rules, scenario, opts, only=a.only, cleanup=cluster.force_remove,
                               skip=lambda r: keystone_rule(r) and "the Keystone orders' rule, not exercised by a "
                               "RabbitMQVhost order")

@@ -97,8 +97,12 @@ class Setup:
         who = kubectl(self.operator_kc, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
         assert who.stdout == f"system:serviceaccount:{SA_NS}:{SA}", f"operator identity: {who.stdout} {who.stderr}"
 
-    def start_operator(self, name="operator"):
+    def start_operator(self, name="operator", sharded=False):
+        # The RBAC check runs it sharded (one replica), as tests/rbac does, so that the Lease rule of
+        # deploy/rbac/role.yaml is needed there too.
+        sharding = ["--shard-name", "real-replica"] if sharded else []
         return self.procs.start(name, [self.operator, "--kubeconfig", self.operator_kc, "--namespace", SA_NS,
+                                       *sharding,
                                        "--metrics-bind-address", "0", "--health-probe-bind-address", "0"])
 
     def stop(self):
@@ -150,7 +154,7 @@ def rbac(s):
     """Each rule removed in turn: the operator must fail a step that names the rule's resource."""
     kc = s.admin
     full = role_rules(s.src)
-    s.start_operator("operator-full")
+    s.start_operator("operator-full", sharded=True)
     kubectl(kc, "apply", "-f", "-", stdin=order("full"), check=True)
     eventually(lambda: ready(kc, "full"), "tenant-a/full Ready with the whole ClusterRole", 120)
     s.procs.stop_one("operator-full")
@@ -165,7 +169,7 @@ def rbac(s):
         kubectl(kc, "apply", "-f", "-", stdin=yaml.safe_dump(less), check=True)
         name = f"rbac-{i}"
         log_name = f"operator-without-{i}"
-        s.start_operator(log_name)
+        s.start_operator(log_name, sharded=True)
         kubectl(kc, "apply", "-f", "-", stdin=order(name), check=True)
         # The refused resource, or the subresource ("status", "finalizers") a rule grants.
         words = [r.split("/")[-1] for r in rule["resources"]]

@@ -15,6 +15,9 @@ until_ok() { local t=$1; shift; local end=$((SECONDS + t)); while ! "$@" >/dev/n
 k() { "$KUBECTL" --request-timeout=20s "$@"; }
 start_sim() {
   local sim="$1"; shift
+  # A second server in the same $D: the backgrounded shell truncates "$D/out" only once it has forked, so a
+  # grep right after could still read the first server's "listening" (and its kubeconfig): remove both.
+  rm -f "$D/out" "$D/kc"
   "$sim" apiserver --listen 127.0.0.1:0 --kubeconfig-out "$D/kc" "$@" >"$D/out" 2>"$D/err" &
   PID=$!
   until_ok 20 grep -q listening "$D/out" || fail "server did not start"

@@ -66,11 +66,7 @@ struct plan_run : S {
   int writes_so_far() const { return static_cast<int>(operator_writes(this->server.write_log(), operator_user).size()); }
 
   // No operator request for half a second.
-  bool settled() {
-    auto before = this->operator_requests->requests_total();
-    std::this_thread::sleep_for(500ms);
-    return this->operator_requests->requests_total() == before;
-  }
+  bool settled() { return no_requests_for(*this->operator_requests, 500ms); }
 
   bool all_ready() { return this->not_ready().empty(); }
 

@@ -182,11 +182,7 @@ struct keystone_fixture {
     return out;
   }
   void quiet() {
-    BOOST_TEST_REQUIRE(eventually([&] {
-      auto before = operator_requests->requests_total();
-      std::this_thread::sleep_for(500ms);
-      return operator_requests->requests_total() == before;
-    }));
+    BOOST_TEST_REQUIRE(eventually([&] { return no_requests_for(*operator_requests, 500ms); }));
   }
 };
 

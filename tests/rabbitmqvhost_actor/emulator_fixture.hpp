@@ -83,6 +83,14 @@ inline bool eventually(const std::function<bool()>& done, int seconds = 60) {
   return done();
 }
 
+// No request counted by `c` during `window`. Showing that nothing happens
+// takes a window of time; it is not a wait for a condition (that is eventually).
+inline bool no_requests_for(const k8s::request_counters& c, std::chrono::milliseconds window) {
+  auto before = c.requests_total();
+  std::this_thread::sleep_for(window);
+  return c.requests_total() == before;
+}
+
 inline k8s::object parse(const std::string& json) {
   std::string err;
   auto o = k8s::object::parse(json, &err);

@@ -159,11 +159,7 @@ struct fault_fixture : fixture {
 
   // No operator request for `quiet` after the last ones settle.
   void expect_quiet(std::chrono::milliseconds quiet) {
-    BOOST_TEST_REQUIRE(eventually([&] {
-      auto before = operator_requests->requests_total();
-      std::this_thread::sleep_for(500ms);
-      return operator_requests->requests_total() == before;
-    }));
+    BOOST_TEST_REQUIRE(eventually([&] { return no_requests_for(*operator_requests, 500ms); }));
     auto before = operator_requests->by_method_code_host();
     std::this_thread::sleep_for(quiet);
     BOOST_TEST(requests_since(before) == "none");

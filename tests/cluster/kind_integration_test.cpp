@@ -39,6 +39,11 @@ BOOST_FIXTURE_TEST_CASE(management_order_runs_wakes_on_children_not_status_and_r
                                                         R"({"spec":{"size":"large"}})", "", {}});
   BOOST_TEST_REQUIRE(static_cast<bool>(spec), why(spec));
   BOOST_TEST_REQUIRE(eventually([&] { return rec->count(key) >= 3; }));
+  // Its status write landed before the order goes (else the pass in flight
+  // meets a deleted object: a 404 this test would count as an error).
+  BOOST_TEST_REQUIRE(eventually([&] {
+    return passes(server.get_object("gadgets.test.c5c3.io", "default", "g1")) == rec->count(key);
+  }));
 
   // Deleting the order retires its actor.
   auto del = write(management, protocol::delete_request{gadget_ref("g1"), "", "", protocol::propagation::background});

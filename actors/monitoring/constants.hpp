@@ -15,6 +15,8 @@ inline const k8s::gvk servicemonitor_gvk{"monitoring.coreos.com", "v1", "Service
 inline const k8s::gvk alertmanagerconfig_gvk{"monitoring.coreos.com", "v1alpha1", "AlertmanagerConfig"};
 inline const k8s::gvk apiservice_gvk{"apiregistration.k8s.io", "v1", "APIService"};
 inline const k8s::gvk appbinding_gvk{"appcatalog.appscode.com", "v1alpha1", "AppBinding"};
+inline const k8s::gvk grafanadashboard_gvk{"openviz.dev", "v1alpha1", "GrafanaDashboard"};
+inline const k8s::gvk grafanadatasource_gvk{"openviz.dev", "v1alpha1", "GrafanaDatasource"};
 inline const k8s::gvk clusterchartpreset_gvk{"charts.x-helm.dev", "v1alpha1", "ClusterChartPreset"};
 inline const k8s::gvk chartpreset_gvk{"charts.x-helm.dev", "v1alpha1", "ChartPreset"};
 inline const k8s::gvk namespace_gvk{"", "v1", "Namespace"};

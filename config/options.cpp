@@ -146,8 +146,8 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           while (start <= v.size()) {
             auto comma = v.find(',', start);
             auto item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-            if (item != "orders" && item != "monitoring")
-              return bad(origin, v, "each controller group must be orders or monitoring");
+            if (item != "orders" && item != "monitoring" && item != "grafana")
+              return bad(origin, v, "each controller group must be orders, monitoring or grafana");
             o.controllers.push_back(item);
             if (comma == std::string::npos) break;
             start = comma + 1;
@@ -193,6 +193,14 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           o.shard_lease_duration = std::chrono::duration_cast<std::chrono::seconds>(*d);
         },
         {"C5C3_SHARD_LEASE_DURATION"}}},
+      {"requeue-after-duration",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto d = k8s::parse_go_duration(v);
+          if (!d || *d <= std::chrono::nanoseconds(0)) return bad(origin, v, "must be a positive duration (e.g. 1m)");
+          o.monitoring.requeue_after_duration = *d;
+        },
+        {"C5C3_REQUEUE_AFTER_DURATION"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.
@@ -260,7 +268,7 @@ std::string operator_usage(std::string_view program) {
          "                                    ~/.local/state/c5c3-operator)\n"
          "  --embedded-port N                 --embedded API server port on 127.0.0.1 (default 0: a free port)\n"
          "  --source-dir DIR                  folder holding deploy/ and sim/crds (default: the source tree)\n"
-         "  --controllers LIST                controller groups: orders, monitoring (default orders;\n"
+         "  --controllers LIST                controller groups: orders, monitoring, grafana (default orders;\n"
          "                                    orders,monitoring with --embedded)\n"
          "  --baseURL URL                     monitoring: the backend registration API\n"
          "  --token T                         monitoring: the backend's bearer token (PLATFORM_API_TOKEN)\n"
@@ -268,6 +276,7 @@ std::string operator_usage(std::string_view program) {
          "  --hubUID UID                      monitoring: the hub's UID sent on registration\n"
          "  --rancher-auth-secret NAME        monitoring: the Rancher auth Secret in the operator's namespace\n"
          "  --cluster-name NAME               monitoring: the cluster's name when kube-system names none\n"
+         "  --requeue-after-duration D        grafana: when a failed GrafanaDashboard is retried (default 1m)\n"
          "  --sharding                        shard the orders among replicas (a Lease each)\n"
          "  --shard-name NAME                 this replica in the ring (implies --sharding; default\n"
          "                                    POD_NAME, else the host name)\n"

@@ -67,6 +67,9 @@ struct monitoring_options {
   std::string hub_uid;
   std::string rancher_auth_secret;
   std::string cluster_name;
+  // grafana: --requeue-after-duration, when a failed GrafanaDashboard comes
+  // back (upstream's default 1m).
+  std::chrono::nanoseconds requeue_after_duration = std::chrono::minutes(1);
 };
 
 struct operator_options {

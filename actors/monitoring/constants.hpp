@@ -93,11 +93,23 @@ inline const std::string inbox_group = "inbox.monitoring.appscode.com";
 inline const std::string amcfg_inbox_agent = "inbox-agent";
 inline const std::string amcfg_label_key = "app.kubernetes.io/name";
 
+// The openviz reconcilers (apis.md 5.1-5.3).
+inline const std::string grafanadashboard_finalizer = "grafanadashboard.openviz.dev/finalizer";
+inline const std::string grafanadatasource_finalizer = "grafanadatasource.openviz.dev/finalizer";
+inline const std::string phase_processing = "Processing";
+inline const std::string phase_terminating = "Terminating";
+inline const std::string phase_current = "Current";
+inline const std::string phase_failed = "Failed";
+inline const std::string condition_ready = "Ready";    // kmodules conditions.ConditionReady
+inline const std::string condition_failed = "Failed";  // kmodules conditions.ConditionFailed
+
 // Controller names (metrics labels, logs).
 inline const std::string prometheus_controller = "prometheus";
 inline const std::string alertmanager_controller = "alertmanager";
 inline const std::string auto_controller = "servicemonitor-auto";
 inline const std::string federation_controller = "servicemonitor-federation";
+inline const std::string grafanadashboard_controller = "grafanadashboard";
+inline const std::string grafanadatasource_controller = "grafanadatasource";
 
 // The detectors' service names (runner_deps::services) and the backend's.
 inline const std::string prometheus_detector_service = "prometheus-detector";

@@ -26,24 +26,34 @@ struct shared {
 
 std::pair<std::string, caf::actor> host_of(caf::actor_system& sys, const shared& sh,
                                            std::shared_ptr<const runtime::kind_declaration> kind) {
-  auto name = kind->controller;
-  runtime::kind_host_options ho;
-  if (auto it = sh.limiters.find(name); it != sh.limiters.end()) ho.limiter = it->second;
-  ho.max_concurrent_reconciles = sh.opts.max_concurrent_reconciles;
-  auto& reg = sh.opts.registry ? *sh.opts.registry : runtime::metrics::default_registry();
-  ho.metrics = std::make_shared<runtime::controller_metrics>(reg, kind->controller);
-  ho.metrics->max_concurrent_reconciles.set(sh.opts.max_concurrent_reconciles);
-  ho.registry = &reg;
-  ho.actor_options = sh.opts.actor_options;
-  ho.deps.clusters = sh.opts.clusters;
-  ho.deps.field_manager = sh.opts.field_manager;
-  ho.deps.services = sh.services;
-  ho.deps.log = sh.opts.log.named(kind->controller);
-  ho.shard = sh.opts.shard;
-  return {name, runtime::spawn_kind_host(sys, std::move(kind), std::move(ho))};
+  auto it = sh.limiters.find(kind->controller);
+  return spawn_controller_host(sys, sh.opts, sh.services, it == sh.limiters.end() ? caf::actor{} : it->second, {},
+                               std::move(kind));
 }
 
 }  // namespace
+
+std::pair<std::string, caf::actor> spawn_controller_host(caf::actor_system& sys, const controllers_options& opts,
+                                                         const std::map<std::string, caf::actor>& services,
+                                                         caf::actor limiter, caf::actor events,
+                                                         std::shared_ptr<const runtime::kind_declaration> kind) {
+  auto name = kind->controller;
+  runtime::kind_host_options ho;
+  ho.limiter = std::move(limiter);
+  ho.max_concurrent_reconciles = opts.max_concurrent_reconciles;
+  auto& reg = opts.registry ? *opts.registry : runtime::metrics::default_registry();
+  ho.metrics = std::make_shared<runtime::controller_metrics>(reg, kind->controller);
+  ho.metrics->max_concurrent_reconciles.set(opts.max_concurrent_reconciles);
+  ho.registry = &reg;
+  ho.actor_options = opts.actor_options;
+  ho.deps.clusters = opts.clusters;
+  ho.deps.field_manager = opts.field_manager;
+  ho.deps.services = services;
+  ho.deps.events = std::move(events);
+  ho.deps.log = opts.log.named(kind->controller);
+  ho.shard = opts.shard;
+  return {name, runtime::spawn_kind_host(sys, std::move(kind), std::move(ho))};
+}
 
 caf::actor spawn_monitoring(caf::actor_system& sys, controllers_options opts, std::string& error) {
   std::string ca;

@@ -10,6 +10,7 @@
 
 #include "actors/runtime/metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
+#include "actors/runtime/runner/declaration.hpp"
 #include "actors/runtime/shard/gate.hpp"
 #include "config/options.hpp"
 #include "k8s/log.hpp"
@@ -52,6 +53,14 @@ struct controllers_options {
   k8s::log::logger log = k8s::log::root().named("monitoring");
   runtime::shard::shard_options shard;  // sharded among replicas (me set): every controller's host
 };
+
+// One controller's order host as spawn_monitoring (and spawn_grafana) start
+// them: its limiter (invalid: none), its metrics, the services its plans
+// call and the event recorder (invalid: none) their events go to.
+std::pair<std::string, caf::actor> spawn_controller_host(caf::actor_system& sys, const controllers_options& opts,
+                                                         const std::map<std::string, caf::actor>& services,
+                                                         caf::actor limiter, caf::actor events,
+                                                         std::shared_ptr<const runtime::kind_declaration> kind);
 
 // The activation actor (activation.hpp), owning the detectors and services;
 // nullptr-like (invalid) with `error` naming the flag when the platform CA

@@ -7,6 +7,7 @@
 #include "actors/c5c3/keystoneuser/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/monitoring/controllers.hpp"
+#include "actors/monitoring/grafana_controllers.hpp"
 
 namespace c5c3::operator_ {
 
@@ -69,6 +70,19 @@ std::vector<kind_plug> operator_kinds() {
                        },
                        "monitoring", false};
   kinds.push_back(std::move(monitoring));
+  kind_plug grafana{"grafana", [](kind_context& ctx) {
+                      ::c5c3::monitoring::controllers_options o;
+                      o.flags = ctx.options.monitoring;
+                      o.pod_namespace = ctx.namespace_;
+                      o.clusters = ctx.clusters;
+                      o.limit = static_cast<bool>(ctx.limiter);  // one limiter per controller
+                      o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
+                      o.log = ctx.log;
+                      o.shard = ctx.shard;
+                      return ::c5c3::monitoring::spawn_grafana(ctx.sys, std::move(o));
+                    },
+                    "grafana", false};
+  kinds.push_back(std::move(grafana));
   return kinds;
 }
 

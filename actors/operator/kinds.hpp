@@ -47,7 +47,7 @@ struct kind_plug {
   // ctx.clusters and the host with ctx.control_planes. An invalid handle is
   // a start failure (logged; the operator exits 1).
   std::function<caf::actor(kind_context&)> spawn_host;
-  // The controller group --controllers selects it by: "orders", "monitoring".
+  // The controller group --controllers selects it by: "orders", "monitoring", "grafana".
   std::string group = "orders";
   // false: the plug makes its own controllers' metrics (ctx.metrics unset).
   bool metrics = true;

@@ -212,7 +212,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     // Sharded: one ring (and one Lease of this replica) per controller group.
     std::map<std::string, caf::actor> memberships;
     if (!shard_name.empty()) {
-      for (const char* group : {"orders", "monitoring"}) {
+      for (const char* group : {"orders", "monitoring", "grafana"}) {
         if (!opts.runs(group)) continue;
         runtime::shard::membership_config mc;
         mc.cluster = lease_cluster;

@@ -4,7 +4,7 @@ namespace c5c3::operator_ {
 
 std::string controller_groups(const config::operator_options& o) {
   std::string out;
-  for (const char* g : {"orders", "monitoring"})
+  for (const char* g : {"orders", "monitoring", "grafana"})
     if (o.runs(g)) out += (out.empty() ? "" : ",") + std::string(g);
   return out;
 }

@@ -88,10 +88,19 @@ BOOST_AUTO_TEST_CASE(controller_groups_and_the_monitoring_flags) {
   BOOST_TEST(m->monitoring.rancher_auth_secret == "ra");
   BOOST_TEST(m->monitoring.cluster_name == "c1");
   BOOST_TEST(!m->runs("orders"));
-  auto bad = parse_operator_options({"--controllers=orders,grafana"}, fake_env({}));
+  auto g = parse_operator_options({"--controllers=orders,monitoring,grafana", "--requeue-after-duration=30s"},
+                                  fake_env({}));
+  BOOST_TEST_REQUIRE(g.ok(), (g.ok() ? "" : g.error()));
+  BOOST_TEST(g->runs("grafana"));
+  BOOST_TEST(g->runs("monitoring"));
+  BOOST_TEST((g->monitoring.requeue_after_duration == std::chrono::seconds(30)));
+  BOOST_TEST((m->monitoring.requeue_after_duration == std::chrono::minutes(1)));
+  auto bad = parse_operator_options({"--controllers=orders,perses"}, fake_env({}));
   BOOST_TEST_REQUIRE(!bad.ok());
-  BOOST_TEST(bad.error() ==
-             "invalid value \"orders,grafana\" for flag --controllers: each controller group must be orders or monitoring");
+  BOOST_TEST(bad.error() == "invalid value \"orders,perses\" for flag --controllers: each controller group must be "
+                            "orders, monitoring or grafana");
+  auto zero = parse_operator_options({"--requeue-after-duration=0s"}, fake_env({}));
+  BOOST_TEST(!zero.ok());
 }
 
 struct bad_case {

@@ -4,6 +4,7 @@
 #include "actors/runtime/runner/fold.hpp"
 #include "actors/runtime/runner/run_state.hpp"
 #include "protocol/api_error.hpp"
+#include "actors/runtime/event_recorder.hpp"
 #include "protocol/cluster_io.hpp"
 
 #include <algorithm>
@@ -307,6 +308,8 @@ pass_result result_of(const run_ptr& r, const order_plan& plan) {
 void settle(const run_ptr& r, std::shared_ptr<const order_plan> plan) {
   if (!r->ctx.open()) return;
   const auto& fin = r->kind->finalizer;
+  if (r->deps->events && plan->finalizer != finalizer_op::add)
+    for (const auto& e : plan->events) caf::anon_send(r->deps->events, recorded_event{r->snap.order, e, r->order_cluster});
   if (plan->finalizer == finalizer_op::add && !r->snap.order.has_finalizer(fin)) {
     auto f = r->snap.order.finalizers();
     f.push_back(fin);

@@ -42,6 +42,9 @@ struct runner_deps {
   k8s::log::logger log = k8s::log::root().named("runner");
   // The service actors plans may call (runtime/http_service.hpp), by name.
   std::map<std::string, caf::actor> services;
+  // The event recorder (runtime/event_recorder.hpp) the plans' events go to
+  // (invalid: they are dropped).
+  caf::actor events;
 };
 
 // The pass of one order of `kind` (the host's pass_factory calls it once per

@@ -53,6 +53,16 @@ struct service_call {
   protocol::service_request request;
 };
 
+// An Event a plan records about its order (client-go's EventRecorder.Event):
+// the runner hands it to runner_deps::events (runtime/event_recorder.hpp),
+// which writes or aggregates it. Never a credential in reason or message.
+struct event_record {
+  std::string type = "Warning";  // Normal or Warning
+  std::string reason;
+  std::string message;
+  friend bool operator==(const event_record&, const event_record&) = default;
+};
+
 struct service_answer {
   int status = 0;
   std::string body;
@@ -125,6 +135,8 @@ struct order_plan {
   std::map<std::string, std::chrono::system_clock::time_point> timers;
   // The conditions the instrumenter records for this pass (empty: none).
   std::vector<k8s::condition> instrument;
+  // Events about the order, recorded once the pass settles (the last plan's).
+  std::vector<event_record> events;
   // Non-empty: the pass fails with this (after the writes, the finalizer and
   // the status), naming the order, and comes back after the per-order
   // backoff (controller-runtime's returned error). Never a credential.

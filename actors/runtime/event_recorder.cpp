@@ -49,7 +49,9 @@ void write(self_ptr self, const recorded_event& ev, event_write w) {
             });
 }
 
-caf::behavior recorder(self_ptr self) {
+caf::behavior recorder(self_ptr self, event_recorder_options opts) {
+  self->state.correlator = event_correlator(opts.component);
+  self->state.opts = std::move(opts);
   return {
       [self](const recorded_event& ev) {
         if (!ev.cluster || !ev.involved) return;
@@ -63,11 +65,7 @@ caf::behavior recorder(self_ptr self) {
 }  // namespace
 
 caf::actor spawn_event_recorder(caf::actor_system& sys, event_recorder_options opts) {
-  return sys.spawn([opts = std::move(opts)](self_ptr self) {
-    self->state.opts = opts;
-    self->state.correlator = event_correlator(opts.component);
-    return recorder(self);
-  });
+  return sys.spawn(recorder, std::move(opts));
 }
 
 }  // namespace c5c3::runtime

@@ -198,6 +198,26 @@ BOOST_AUTO_TEST_CASE(the_monitoring_cluster_role_grants_exactly_what_its_control
   BOOST_TEST(str((*binding)["subjects"][0], "name") == "c5c3-operator");
 }
 
+// What the grafana controllers do (actors/monitoring/grafana_*; deploy/rbac/grafana_role.yaml).
+BOOST_AUTO_TEST_CASE(the_grafana_cluster_role_grants_exactly_what_its_controllers_do) {
+  const std::vector<std::string> read_verbs{"get", "list", "watch"};
+  std::set<grant> want;
+  add(want, "apiextensions.k8s.io", {"customresourcedefinitions"}, read_verbs);
+  add(want, "openviz.dev", {"grafanadashboards", "grafanadatasources"}, {"get", "list", "watch", "patch"});
+  add(want, "openviz.dev", {"grafanadashboards/status", "grafanadatasources/status"}, {"get", "update", "patch"});
+  add(want, "appcatalog.appscode.com", {"appbindings"}, read_verbs);
+  add(want, "", {"secrets"}, {"get"});
+  add(want, "", {"events"}, {"create", "patch"});
+  auto docs = read("deploy/rbac/grafana_role.yaml");
+  const auto* role = find_doc(docs, "ClusterRole");
+  BOOST_REQUIRE(role != nullptr);
+  check_exact(grants(*role), want);
+  const auto* binding = find_doc(docs, "ClusterRoleBinding");
+  BOOST_REQUIRE(binding != nullptr);
+  BOOST_TEST(str((*binding)["roleRef"], "name") == str((*role)["metadata"], "name"));
+  BOOST_TEST(str((*binding)["subjects"][0], "name") == "c5c3-operator");
+}
+
 BOOST_AUTO_TEST_CASE(binding_service_account_and_deployment_agree) {
   auto sa_docs = read("deploy/rbac/service_account.yaml");
   const auto* sa = find_doc(sa_docs, "ServiceAccount");

@@ -89,8 +89,15 @@ bool appbinding_wakes_dashboard(const k8s::object& ab, const k8s::object& d) {
 
 namespace detail {
 
-std::vector<runtime::read_slot> grafana_reads(std::function<bool(const k8s::object&, const k8s::object&)> calls) {
-  std::vector<runtime::read_slot> out;
+std::shared_ptr<runtime::kind_declaration> grafana_kind(
+    std::string controller, k8s::gvk gvk, std::string finalizer,
+    std::function<bool(const k8s::object&, const k8s::object&)> calls) {
+  auto k = std::make_shared<runtime::kind_declaration>();
+  k->controller = std::move(controller);
+  k->gvk = std::move(gvk);
+  k->finalizer = std::move(finalizer);
+  k->admission = false;
+  auto& out = k->reads;
   out.push_back(runtime::listed(appbindings_slot, appbinding_gvk, "", runtime::namespace_role::all, true));
   auto secret = runtime::named(
       grafana_secret_slot, secret_gvk,
@@ -104,7 +111,13 @@ std::vector<runtime::read_slot> grafana_reads(std::function<bool(const k8s::obje
   secret.after = {appbindings_slot};
   secret.uncached = true;
   out.push_back(std::move(secret));
-  return out;
+  return k;
+}
+
+runtime::event_record warning(const k8s::object& order, const std::string& error) {
+  return {"Warning", error,
+          "Failed to complete operation for " + std::string(order.kind()) + ": \"" + std::string(order.name()) +
+              "\", Reason: \"" + error + "\""};
 }
 
 std::optional<runtime::child_write> status_write(const k8s::object& order,
@@ -143,9 +156,7 @@ k8s::object failed_status(const k8s::object& order, const std::string& error, bo
 
 void fail(runtime::order_plan& p, const k8s::object& order, const std::string& error, bool observe,
           k8s::time_point now) {
-  p.events.push_back({"Warning", error,
-                      "Failed to complete operation for " + std::string(order.kind()) + ": \"" +
-                          std::string(order.name()) + "\", Reason: \"" + error + "\""});
+  p.events.push_back(warning(order, error));
   auto st = failed_status(order, error, observe, now);
   if (!k8s::json_equal(st.json(), order.json())) p.status = std::move(st);
 }

@@ -67,7 +67,7 @@ k8s::object current_status(const k8s::object& d, const grafana_result& set, cons
   return std::move(b).freeze();
 }
 
-void teardown(const runtime::sense_snapshot& s, runtime::order_plan& p) {
+void teardown(const runtime::sense_snapshot& s, const grafana_settings& g, runtime::order_plan& p) {
   const auto& d = s.order;
   p.stage = "teardown";
   if (auto w = phase_write(d, phase_terminating, deleting_reason)) {
@@ -85,9 +85,10 @@ void teardown(const runtime::sense_snapshot& s, runtime::order_plan& p) {
   if (error.empty()) t = grafana_target_of(*choice.appbinding, s.one(grafana_secret_slot), &error);
   if (!t) {
     p.error = error;
-    p.events.push_back({"Warning", error, error});
+    p.events.push_back(detail::warning(d, error));
     return;
   }
+  t->timeout = g.timeout;
   const auto* a = s.answer("delete");
   if (!a) {
     p.calls.push_back(grafana_call("delete", delete_dashboard_request(*t, uid)));
@@ -98,7 +99,7 @@ void teardown(const runtime::sense_snapshot& s, runtime::order_plan& p) {
     p.finalizer = runtime::finalizer_op::release;
     return;
   }
-  p.events.push_back({"Warning", r.error, r.error});
+  p.events.push_back(detail::warning(d, r.error));
   p.error = r.error;
 }
 
@@ -108,7 +109,7 @@ runtime::order_plan plan_grafanadashboard(const runtime::sense_snapshot& s, cons
   runtime::order_plan p;
   const auto& d = s.order;
   if (d.terminating()) {
-    if (d.has_finalizer(grafanadashboard_finalizer)) teardown(s, p);
+    if (d.has_finalizer(grafanadashboard_finalizer)) teardown(s, g, p);
     return p;
   }
   if (!d.has_finalizer(grafanadashboard_finalizer)) {
@@ -179,15 +180,11 @@ runtime::order_plan plan_grafanadashboard(const runtime::sense_snapshot& s, cons
 }
 
 std::shared_ptr<const runtime::kind_declaration> grafanadashboard_declaration(grafana_settings g) {
-  auto k = std::make_shared<runtime::kind_declaration>();
-  k->controller = grafanadashboard_controller;
-  k->gvk = grafanadashboard_gvk;
-  k->finalizer = grafanadashboard_finalizer;
-  k->admission = false;
-  k->reads = detail::grafana_reads([](const k8s::object& d, const k8s::object& ab) {
-    return d.terminating() ? !d.get_string({"status", "dashboard", "uid"}).empty()
-                           : !dashboard_current(d, grafana_state(ab));
-  });
+  auto k = detail::grafana_kind(grafanadashboard_controller, grafanadashboard_gvk, grafanadashboard_finalizer,
+                                [](const k8s::object& d, const k8s::object& ab) {
+                                  return d.terminating() ? !d.get_string({"status", "dashboard", "uid"}).empty()
+                                                         : !dashboard_current(d, grafana_state(ab));
+                                });
   runtime::watch_decl abw;
   abw.gvk = appbinding_gvk;
   abw.wakes = [](const k8s::object& ab, const k8s::object& d) { return appbinding_wakes_dashboard(ab, d); };

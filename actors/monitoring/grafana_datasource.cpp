@@ -82,7 +82,7 @@ void teardown(const runtime::sense_snapshot& s, const grafana_settings& g, runti
     }
     error = "failed to delete GrafanaDatasource, reason: " + r.error;
   }
-  p.events.push_back({"Warning", error, error});
+  p.events.push_back(detail::warning(d, error));
   p.error = error;
 }
 
@@ -152,14 +152,10 @@ runtime::order_plan plan_grafanadatasource(const runtime::sense_snapshot& s, con
 }
 
 std::shared_ptr<const runtime::kind_declaration> grafanadatasource_declaration(grafana_settings g) {
-  auto k = std::make_shared<runtime::kind_declaration>();
-  k->controller = grafanadatasource_controller;
-  k->gvk = grafanadatasource_gvk;
-  k->finalizer = grafanadatasource_finalizer;
-  k->admission = false;
-  k->reads = detail::grafana_reads([](const k8s::object& d, const k8s::object&) {
-    return d.terminating() ? remote_id(d).has_value() : !datasource_current(d);
-  });
+  auto k = detail::grafana_kind(grafanadatasource_controller, grafanadatasource_gvk, grafanadatasource_finalizer,
+                                [](const k8s::object& d, const k8s::object&) {
+                                  return d.terminating() ? remote_id(d).has_value() : !datasource_current(d);
+                                });
   k->plan = [g](const runtime::sense_snapshot& s) { return plan_grafanadatasource(s, g); };
   return k;
 }

@@ -7,6 +7,7 @@
 #include "k8s/time.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,10 +16,17 @@ namespace c5c3::monitoring::detail {
 
 inline const std::string deleting_reason = "Resource has been going to be deleted";
 
-// The reads of both: every AppBinding (cache), and the Secret of the one the
-// object resolves to (from the API server: no Secret informer), only when
-// `calls` says the pass will call Grafana (the object and its AppBinding).
-std::vector<runtime::read_slot> grafana_reads(std::function<bool(const k8s::object&, const k8s::object&)> calls);
+// The declaration both start from: no admission, the finalizer, and the
+// reads: every AppBinding (cache), and the Secret of the one the object
+// resolves to (from the API server: no Secret informer), only when `calls`
+// says the pass will call Grafana (the object and its AppBinding).
+std::shared_ptr<runtime::kind_declaration> grafana_kind(
+    std::string controller, k8s::gvk gvk, std::string finalizer,
+    std::function<bool(const k8s::object&, const k8s::object&)> calls);
+
+// The Warning Event of a failure: reason the error, message "Failed to
+// complete operation for <Kind>: "<name>", Reason: "<error>"".
+runtime::event_record warning(const k8s::object& order, const std::string& error);
 
 // A merge patch of the order's status subresource to what `mutate` makes of
 // it (nullopt: no change). The runner goes on from its answer in the same pass.

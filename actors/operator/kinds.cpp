@@ -25,6 +25,19 @@ runtime::kind_host_options host_options(const kind_context& ctx) {
   return o;
 }
 
+// The monitoring and grafana groups' options.
+::c5c3::monitoring::controllers_options monitoring_options(const kind_context& ctx) {
+  ::c5c3::monitoring::controllers_options o;
+  o.flags = ctx.options.monitoring;
+  o.pod_namespace = ctx.namespace_;
+  o.clusters = ctx.clusters;
+  o.limit = static_cast<bool>(ctx.limiter);  // one limiter per controller
+  o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
+  o.log = ctx.log;
+  o.shard = ctx.shard;
+  return o;
+}
+
 }  // namespace
 
 std::vector<kind_plug> operator_kinds() {
@@ -55,32 +68,15 @@ std::vector<kind_plug> operator_kinds() {
                      return ::c5c3::c5c3::keystoneapplicationcredential::spawn_host(ctx.sys, host_options(ctx));
                    }});
   kind_plug monitoring{"monitoring", [](kind_context& ctx) {
-                         ::c5c3::monitoring::controllers_options o;
-                         o.flags = ctx.options.monitoring;
-                         o.pod_namespace = ctx.namespace_;
-                         o.clusters = ctx.clusters;
-                         o.limit = static_cast<bool>(ctx.limiter);  // one limiter per controller
-                         o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
-                         o.log = ctx.log;
-                         o.shard = ctx.shard;
                          std::string error;
-                         auto a = ::c5c3::monitoring::spawn_monitoring(ctx.sys, std::move(o), error);
+                         auto a = ::c5c3::monitoring::spawn_monitoring(ctx.sys, monitoring_options(ctx), error);
                          if (!a) ctx.log.error("unable to start the monitoring controllers", error);
                          return a;
                        },
                        "monitoring", false};
   kinds.push_back(std::move(monitoring));
-  kind_plug grafana{"grafana", [](kind_context& ctx) {
-                      ::c5c3::monitoring::controllers_options o;
-                      o.flags = ctx.options.monitoring;
-                      o.pod_namespace = ctx.namespace_;
-                      o.clusters = ctx.clusters;
-                      o.limit = static_cast<bool>(ctx.limiter);  // one limiter per controller
-                      o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
-                      o.log = ctx.log;
-                      o.shard = ctx.shard;
-                      return ::c5c3::monitoring::spawn_grafana(ctx.sys, std::move(o));
-                    },
+  kind_plug grafana{"grafana",
+                    [](kind_context& ctx) { return ::c5c3::monitoring::spawn_grafana(ctx.sys, monitoring_options(ctx)); },
                     "grafana", false};
   kinds.push_back(std::move(grafana));
   return kinds;

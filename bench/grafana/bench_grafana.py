@@ -13,13 +13,14 @@ and it prints:
   - the operator's RSS per dashboard (RSS after settling minus RSS before them, over N),
   - CPU seconds of each process while the dashboards settle.
 
-Usage: bench/grafana/bench_grafana.py [--dashboards N] [--steady SECONDS] [--bin DIR]
+Usage: bench/grafana/bench_grafana.py [--dashboards N] [--steady SECONDS] [--bin DIR] [--keep]
 Default: 1000 dashboards, 30 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
 import collections
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,7 +28,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import free_port, print_settled, settle, stop, wait_for  # noqa: E402
+from benchlib import diff, free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KEY = "bench-grafana-key"
@@ -71,6 +72,7 @@ def main():
     ap.add_argument("--dashboards", type=int, default=1000)
     ap.add_argument("--steady", type=int, default=30)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (the processes' logs)")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="c5c3-bench-grafana-")
     kubeconfig = os.path.join(work, "kubeconfig")
@@ -119,8 +121,10 @@ def main():
                    lambda: subprocess.run(kubectl + ["create", "-f", dfile], check=True, capture_output=True),
                    all_current, f"{a.dashboards} dashboards Current", 0)
         calls1 = grafana_calls(gurl)
+        req1 = requests_by_method(metrics)
         time.sleep(a.steady)
         calls2 = grafana_calls(gurl)
+        r["steady"] = diff(req1, requests_by_method(metrics))
         n = a.dashboards
         held = json.load(urllib.request.urlopen(gurl + "/sim/state", timeout=30))
         held_n = sum(len(o["dashboards"]) for o in held["orgs"])
@@ -131,7 +135,7 @@ def main():
         print(f"Grafana calls per dashboard             {sum(conv.values()) / n:.2f}  "
               + ", ".join(f"{k} {v / n:.2f}" for k, v in sorted(conv.items())))
         print(f"Grafana calls in {a.steady} s steady state       {sum(steady.values())}")
-        print_settled(r | {"steady": {}}, n, "dashboard", 0)
+        print_settled(r, n, "dashboard", a.steady)
 
         # Restart: every dashboard is seen again (the initial list), already reconciled.
         procs["operator"].terminate()
@@ -146,6 +150,8 @@ def main():
         print(f"Grafana calls in {time.time() - t0:.0f} s after a restart      {sum(restart.values())}")
     finally:
         stop(procs, work)
+        if not a.keep:  # the logs go with it
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

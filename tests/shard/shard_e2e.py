@@ -4,7 +4,9 @@ c5c3-sim apiserver and c5c3-sim world as processes, N RabbitMQVhost orders, and 
 distinct --shard-name (Leases of --shard-lease-duration 15s, the default). Checked, each time by waiting on conditions:
 every order Ready and held (label c5c3.io/shard) by exactly one live replica, every replica holding some;
 a 4th replica joins and takes its share; one replica stopped with SIGTERM (its Lease released, its orders
-taken over at once) and one with SIGKILL (its Lease runs out first); every order Ready again. Throughout,
+taken over at once) and one with SIGKILL (its Lease runs out first); every order Ready again; one replica
+cut off from the API server (every request it makes reset, its watches ended: a partition) until its orders
+are the other's, then healed: it rejoins and takes its share back. Throughout,
 the emulator's double-writer count (GET /sim/doublewriters: a write for an order's status or children by a
 replica not holding the order at that moment) stays 0.
 
@@ -88,6 +90,26 @@ class Scenario:
         log(f"{what}: max/mean {max(held.values()) / mean:.3f}")
         return held
 
+    def raw(self, verb, path, body=None):
+        args = [verb, "--raw", path]
+        if body is not None:
+            f = os.path.join(self.workdir, "raw.json")
+            with open(f, "w") as out:
+                json.dump(body, out)
+            args += ["-f", f]
+        return self.kubectl(*args)
+
+    def partition(self, name):
+        """Every request of replica `name` reset and its open watches ended (the emulator's client rules)."""
+        client = f"c5c3-operator/{name}"
+        self.raw("create", "/sim/faults", [{"id": f"partition-{name}", "client": client, "resetConnection": True},
+                                           {"id": f"partition-{name}-watches", "client": client,
+                                            "expireWatches": True}])
+
+    def heal(self, name):
+        for rule in (f"partition-{name}", f"partition-{name}-watches"):
+            self.raw("delete", f"/sim/faults/{rule}")
+
     def leases(self):
         items = json.loads(self.kubectl("get", "leases", "-n", NAMESPACE, "-o", "json"))["items"]
         return {o["metadata"]["name"]: o["spec"].get("holderIdentity", "") for o in items}
@@ -135,6 +157,18 @@ class Scenario:
         self.replicas["replica-b"].wait(10)
         self.wait_converged(["replica-c", "replica-d"], "after SIGKILL (Lease ran out)")
         self.assert_no_double_writers("after SIGKILL")
+
+        # A partition: replica-c reaches nothing. Its Lease lapses (it stops its orders first: its Lease
+        # counts as held only 2/3 of the duration past its last renewal), replica-d takes every order;
+        # healed, replica-c renews its Lease, rejoins the ring and takes its share back.
+        log("partition replica-c")
+        self.partition("replica-c")
+        self.wait_converged(["replica-d"], "replica-c partitioned")
+        self.assert_no_double_writers("replica-c partitioned")
+        log("heal replica-c")
+        self.heal("replica-c")
+        self.wait_converged(["replica-c", "replica-d"], "replica-c healed")
+        self.assert_no_double_writers("replica-c healed")
 
     def main(self):
         ok = False

@@ -114,7 +114,8 @@ class Scenario:
         items = json.loads(self.kubectl("get", "leases", "-n", NAMESPACE, "-o", "json"))["items"]
         return {o["metadata"]["name"]: o["spec"].get("holderIdentity", "") for o in items}
 
-    def run(self):
+    def start_cluster(self):
+        """The emulator, the simulated world, the samples and the operator's namespace."""
         src = self.src
         self.procs.start("apiserver", [self.sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out",
                                        self.kubeconfig, "--crds", os.path.join(src, "deploy", "crds"),
@@ -123,18 +124,26 @@ class Scenario:
         apply_samples(self.kubeconfig, src)
         eventually(lambda: self.kubectl("create", "namespace", NAMESPACE, check=False) is not None and
                    self.kubectl("get", "namespace", NAMESPACE), f"namespace {NAMESPACE}", 60)
+
+    def create_orders(self, spec=None):
+        """self.n RabbitMQVhost orders in one apply (their spec: the ControlPlane reference and `spec`)."""
         docs = [{"apiVersion": "c5c3.io/v1alpha1", "kind": "RabbitMQVhost",
                  "metadata": {"name": f"vhost-{i:04d}", "namespace": ORDER_NS},
-                 "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}}} for i in range(self.n)]
+                 "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}, **(spec or {})}}
+                for i in range(self.n)]
         path = os.path.join(self.workdir, "orders.json")
         with open(path, "w") as f:
             json.dump({"apiVersion": "v1", "kind": "List", "items": docs}, f)
-        for name in ("replica-a", "replica-b", "replica-c"):
-            self.start_replica(name)
         # kubectl apply (idempotent), retried: on a loaded machine its OpenAPI read may time out.
         eventually(lambda: self.kubectl("apply", "-f", path, check=False) is not None and
                    len(self.orders()) == self.n, f"{self.n} orders created", 120, tolerate=(Exception,))
         log(f"{self.n} orders created")
+
+    def run(self):
+        self.start_cluster()
+        for name in ("replica-a", "replica-b", "replica-c"):
+            self.start_replica(name)
+        self.create_orders()
         self.wait_converged(["replica-a", "replica-b", "replica-c"], "3 replicas")
         self.assert_no_double_writers("3 replicas")
 

@@ -27,7 +27,7 @@ import time
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
-from benchlib import cpu_seconds, diff, free_port, requests_by_method, rss_kib, stop, wait_for  # noqa: E402
+from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, stop, wait_for  # noqa: E402
 
 NAMESPACE = "c5c3-system"
 LEASE = "15s"
@@ -46,20 +46,15 @@ def run(a, replicas, sharded):
     kubeconfig = os.path.join(work, "kubeconfig")
     sim = os.path.join(a.bin, "c5c3-sim")
     kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
-    procs = {}
-
-    def start(name, argv):
-        procs[name] = subprocess.Popen(argv, stdout=open(os.path.join(work, name + ".log"), "w"),
-                                       stderr=subprocess.STDOUT)
+    ps = Processes(work)
+    procs, start = ps.procs, ps.start
 
     def get(*args):
         return json.loads(subprocess.run(kubectl + ["get", *args, "-o", "json"], check=True,
                                          capture_output=True, text=True).stdout)["items"]
 
     try:
-        start("apiserver", [sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig,
-                            "--crds", os.path.join(SRC, "deploy", "crds"), "--crds", os.path.join(SRC, "sim", "crds")])
-        wait_for(lambda: "listening on" in open(os.path.join(work, "apiserver.log")).read(), "the emulator", 60)
+        ps.start_emulator(sim, SRC)
         start("world", [sim, "world", "--kubeconfig", kubeconfig])
         samples = os.path.join(SRC, "deploy", "samples")
         for f in ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",

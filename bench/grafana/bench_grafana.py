@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """1,000 GrafanaDashboards (issue 16, Measure).
 
-Runs c5c3-sim apiserver (deploy/crds), c5c3-sim grafana (an API key) and c5c3-operator --controllers=grafana
+Runs c5c3-sim apiserver (deploy/crds, sim/crds), c5c3-sim grafana (an API key) and c5c3-operator --controllers=grafana
 as separate processes. The AppBinding default-grafana, its token Secret and the namespaces exist before the
 operator starts; then N GrafanaDashboards are created with one `kubectl create` (spread over 10 namespaces),
 and it prints:
@@ -28,7 +28,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import diff, free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
+from benchlib import Processes, diff, free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KEY = "bench-grafana-key"
@@ -75,14 +75,12 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the work directory (the processes' logs)")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="c5c3-bench-grafana-")
-    kubeconfig = os.path.join(work, "kubeconfig")
+    run = Processes(work)
+    kubeconfig = run.kubeconfig
     sim = os.path.join(a.bin, "c5c3-sim")
     kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
-    procs = {}
-
-    def start(name, argv):
-        procs[name] = subprocess.Popen(argv, stdout=open(os.path.join(work, name + ".log"), "w"),
-                                       stderr=subprocess.STDOUT)
+    procs = run.procs
+    start = run.start
 
     def start_operator(metrics_port):
         start("operator", [os.path.join(a.bin, "c5c3-operator"), "--kubeconfig", kubeconfig, "--controllers=grafana",
@@ -90,9 +88,7 @@ def main():
                            "--health-probe-bind-address", "0"])
 
     try:
-        start("apiserver", [sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig,
-                            "--crds", os.path.join(SRC, "deploy", "crds")])
-        wait_for(lambda: "listening on" in open(os.path.join(work, "apiserver.log")).read(), "the emulator", 60)
+        run.start_emulator(sim, SRC)
         env_out = os.path.join(work, "grafana.env")
         start("grafana", [sim, "grafana", "--api-key", KEY, "--env-out", env_out])
         wait_for(lambda: os.path.exists(env_out) and os.path.getsize(env_out) > 0, "the Grafana stand-in", 60)

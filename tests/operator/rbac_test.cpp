@@ -210,6 +210,7 @@ BOOST_AUTO_TEST_CASE(the_grafana_cluster_role_grants_exactly_what_its_controller
   add(want, "appcatalog.appscode.com", {"appbindings"}, read_verbs);
   add(want, "", {"secrets"}, {"get"});
   add(want, "", {"events"}, {"create", "patch"});
+  add(want, "coordination.k8s.io", {"leases"}, {"list", "watch", "create", "patch"});  // sharded: the ring's Lease
   auto docs = read("deploy/rbac/grafana_role.yaml");
   const auto* role = find_doc(docs, "ClusterRole");
   BOOST_REQUIRE(role != nullptr);

@@ -83,22 +83,8 @@ const std::vector<std::string> first_pass{
     "create GrafanaDashboard demo-monitoring/overview",
 };
 
-std::string join(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
-}
-
-// The log without the detector's calls.
-std::vector<std::string> log_of(const world& w) {
-  std::vector<std::string> out;
-  for (const auto& l : w.log)
-    if (l.find("detector") == std::string::npos) out.push_back(l);
-  return out;
-}
-
 void expect_log(const world& w, const std::vector<std::string>& want) {
-  auto log = log_of(w);
+  auto log = writes_of(w);
   BOOST_TEST_REQUIRE(log.size() == want.size(), "log:\n" << join(log));
   for (std::size_t i = 0; i < log.size(); ++i) BOOST_TEST(log[i] == want[i]);
 }
@@ -407,7 +393,7 @@ BOOST_AUTO_TEST_CASE(a_terminating_monitoring_namespace_is_waited_for) {
   w.put(yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: demo-monitoring, deletionTimestamp: '2026-12-01T00:00:00Z'}\n"));
   auto k = client_org_declaration(settings());
   auto p = w.converge(*k, "", "demo");
-  BOOST_TEST(log_of(w).empty());
+  BOOST_TEST(writes_of(w).empty());
   BOOST_TEST_REQUIRE(p.requeue.has_value());
   BOOST_TEST(*p.requeue == std::chrono::seconds(10));
 }

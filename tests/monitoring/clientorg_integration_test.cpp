@@ -100,6 +100,15 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_co
   BOOST_TEST(k8s::get_string(var, {"query"}) == "demo");
   BOOST_TEST(!static_cast<bool>(f.get(dashboards, mon, "local")));  // a -monitoring namespace's dashboard is no source
 
+  // The trickster ServiceAccount with the registration label wakes every client org.
+  BOOST_TEST_REQUIRE(eventually([&] {
+    auto p = f.probe(namespace_controller, "", "demo");
+    return p.passes_started > 0 && p.passes_started == p.passes_finished && !p.wake_pending;
+  }));
+  const auto before = f.probe(namespace_controller, "", "demo").passes_finished;
+  f.patch(serviceaccount_gvk, "monitoring", "trickster", R"({"metadata":{"labels":{"monitoring.appscode.com/registered":"x"}}})");
+  BOOST_TEST_REQUIRE(eventually([&] { return f.probe(namespace_controller, "", "demo").passes_finished > before; }));
+
   // The source changes: the dashboard watch wakes the client org and the copy follows.
   f.patch(grafanadashboard_gvk, "apps", "overview", R"({"spec":{"model":{"title":"KubeDB / Pods"}}})");
   BOOST_TEST_REQUIRE(eventually([&] {
@@ -115,12 +124,17 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_co
   bool unregistered = false;
   for (const auto& k : f.unregistered()) unregistered |= k.ends_with("|42");
   BOOST_TEST(unregistered);
-  const auto copy_deleted = last_write(f, "delete", "grafanadashboards", mon, "overview");
-  const auto mon_deleted = last_write(f, "delete", "namespaces", "", mon);
-  const auto released = last_write(f, "patch", "namespaces", "", "demo");
-  BOOST_TEST(copy_deleted > 0u);
-  BOOST_TEST(mon_deleted > copy_deleted);
-  BOOST_TEST(released > mon_deleted);
+  // The write log holds a write once its answer is on its way: wait for the
+  // finalizer's release to be logged (it must come after the namespace's
+  // delete, or this times out).
+  std::uint64_t copy_deleted = 0, mon_deleted = 0, released = 0;
+  BOOST_TEST(eventually([&] {
+    copy_deleted = last_write(f, "delete", "grafanadashboards", mon, "overview");
+    mon_deleted = last_write(f, "delete", "namespaces", "", mon);
+    released = last_write(f, "patch", "namespaces", "", "demo");
+    return copy_deleted > 0 && mon_deleted > copy_deleted && released > mon_deleted;
+  }, std::chrono::seconds(20)), "copies deleted at " << copy_deleted << ", the monitoring namespace at " << mon_deleted
+                                                     << ", the finalizer released at " << released);
   BOOST_TEST(static_cast<bool>(f.get(dashboards, "apps", "overview")));  // the source stays
 }
 

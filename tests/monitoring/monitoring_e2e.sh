@@ -118,6 +118,7 @@ k delete prometheus -n monitoring kube-prometheus-stack-prometheus --timeout=60s
 until_ok 30 state 'len(s["unregistered"]) == 2 and s["unregisterCalls"] == 2 and not s["registrations"]' ||
   opfail "not unregistered exactly once within 30 s"
 grep -q "$TOKEN" "$D/op.log" && opfail "the backend token reached the log"
+grep -q "org-42-token" "$D/op.log" && opfail "the client org's Grafana token reached the log"
 stop_operator
 # Still once with the operator gone: no later pass (one on the terminating
 # object the cache still showed) unregistered again.

@@ -62,6 +62,20 @@ inline const std::string sa_token_type = "kubernetes.io/service-account-token";
 inline const std::string cluster_monitoring_view = "cluster-monitoring-view";  // OpenShift's roleRef
 inline const std::string ace_spoke_sa_namespace = "monitoring";                // ocm spokes' trickster SA
 
+// ClientOrgReconciler (section 9; apis.md 5.4): kmapi's client-org keys, the
+// copies' names and annotations.
+inline const std::string client_org_key = "ace.appscode.com/client-org";                        // "true"
+inline const std::string client_org_monitoring_key = "ace.appscode.com/client-org-monitoring";  // "false" opts out
+inline const std::string org_id_key = "ace.appscode.com/org-id";
+inline const std::string client_org_terminating = "terminating";
+inline const std::string monitoring_namespace_suffix = "-monitoring";
+inline const std::string client_org_monitoring_role = "appscode:client-org:monitoring";  // ClusterRole and RoleBinding
+inline const std::string client_org_group_prefix = "ace.org.";
+inline const std::string client_grafana_appbinding = "grafana";
+inline const std::string client_grafana_auth_secret = "grafana-auth";
+inline const std::string dashboard_source_key = "meta.appcode.com/source";
+inline const std::string dashboard_hash_key = "meta.appcode.com/hash";
+
 // Cluster metadata (section 3).
 inline const std::string kube_system = "kube-system";
 inline const std::string kube_public = "kube-public";
@@ -110,6 +124,7 @@ inline const std::string auto_controller = "servicemonitor-auto";
 inline const std::string federation_controller = "servicemonitor-federation";
 inline const std::string grafanadashboard_controller = "grafanadashboard";
 inline const std::string grafanadatasource_controller = "grafanadatasource";
+inline const std::string namespace_controller = "namespace";  // the ClientOrgReconciler
 
 // The detectors' service names (runner_deps::services) and the backend's.
 inline const std::string prometheus_detector_service = "prometheus-detector";

@@ -2,6 +2,7 @@
 
 #include "actors/monitoring/activation.hpp"
 #include "actors/monitoring/alertmanager.hpp"
+#include "actors/monitoring/clientorg.hpp"
 #include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/detector_actor.hpp"
 #include "actors/monitoring/prometheus.hpp"
@@ -89,16 +90,15 @@ caf::actor spawn_monitoring(caf::actor_system& sys, controllers_options opts, st
   ao.log = sh->opts.log;
   ao.owned = {sh->services[prometheus_detector_service], sh->services[alertmanager_detector_service], http};
   if (sh->opts.limit)
-    for (const auto& c : {prometheus_controller, alertmanager_controller, auto_controller, federation_controller}) {
+    for (const auto& c : {prometheus_controller, namespace_controller, alertmanager_controller, auto_controller,
+                           federation_controller}) {
       sh->limiters[c] = runtime::spawn_limiter(sys, sh->opts.max_concurrent_reconciles);
       ao.owned.push_back(sh->limiters[c]);
     }
   using hosts = std::vector<std::pair<std::string, caf::actor>>;
   ao.groups.push_back({prometheus_gvk.group, prometheus_gvk.kind, [sh, ps](caf::actor_system& s) {
-                         hosts out;
-                         if (sh->opts.client_org) out = sh->opts.client_org({s, sh->opts.clusters, sh->services});
-                         out.emplace_back(host_of(s, *sh, prometheus_declaration(ps)));
-                         return out;
+                         return hosts{host_of(s, *sh, client_org_declaration(ps)),
+                                      host_of(s, *sh, prometheus_declaration(ps))};
                        }});
   ao.groups.push_back({alertmanager_gvk.group, alertmanager_gvk.kind,
                        [sh](caf::actor_system& s) { return hosts{host_of(s, *sh, alertmanager_declaration())}; }});

@@ -2,7 +2,7 @@
 // Wiring"; apis-monitoring.md 1.3): the two detectors, the backend's and
 // Rancher's service actor, and the activation that starts, at the first sight
 // of each CRD, the Prometheus group (PrometheusReconciler, and the
-// ClientOrgReconciler through `client_org`: part 2 of issue 15), the
+// ClientOrgReconciler, clientorg.hpp: issue 16), the
 // Alertmanager group (AlertmanagerReconciler) and the ServiceMonitor group
 // (AutoReconciler, then FederationReconciler). Every controller is an order
 // host on the runner: one actor per object.
@@ -26,13 +26,6 @@
 
 namespace c5c3::monitoring {
 
-// What a group's setup hands its controllers (and the client-org hook).
-struct controller_context {
-  caf::actor_system& sys;
-  caf::actor clusters;
-  std::map<std::string, caf::actor> services;  // detectors, backend, rancher
-};
-
 struct controllers_options {
   config::monitoring_options flags;
   std::string pod_namespace;  // the operator's namespace (the Rancher auth Secret's)
@@ -45,9 +38,6 @@ struct controllers_options {
   runtime::metrics::registry* registry = nullptr;  // null: the default registry
   runtime::order_actor_options actor_options;
   std::string field_manager = "c5c3-operator";
-  // The ClientOrgReconciler, started with the PrometheusReconciler (part 2):
-  // its hosts by controller name.
-  std::function<std::vector<std::pair<std::string, caf::actor>>(const controller_context&)> client_org;
   // How long a backend (or Rancher) request may take.
   std::chrono::milliseconds service_timeout{30'000};
   k8s::log::logger log = k8s::log::root().named("monitoring");

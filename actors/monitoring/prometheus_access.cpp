@@ -12,11 +12,6 @@ namespace c5c3::monitoring::prom {
 
 namespace {
 
-std::string data(const k8s::object& secret, std::string_view key) {
-  auto v = k8s::base64_decode(secret.get_string({"data", key}));
-  return v ? *v : std::string();
-}
-
 bool has_data(const k8s::object& secret, std::string_view key) { return secret.get({"data", key}) != nullptr; }
 
 // The 6-character suffix of the token Secret's name, from the
@@ -47,6 +42,20 @@ k8s::json_value subject(k8s::json_allocator& a, std::string_view kind, std::stri
 
 }  // namespace
 
+std::string secret_data(const k8s::object& secret, std::string_view key) {
+  auto v = k8s::base64_decode(secret.get_string({"data", key}));
+  return v ? *v : std::string();
+}
+
+const k8s::object* trickster_token_secret(const std::vector<k8s::object>& secrets, bool& pending) {
+  for (const auto& s : secrets) {
+    if (s.get_string({"type"}) != sa_token_type || s.annotation(sa_name_annotation) != trickster_sa) continue;
+    if (has_data(s, "token") && has_data(s, "ca.crt")) return &s;
+    pending = true;
+  }
+  return nullptr;
+}
+
 bool access_setup(const view& v, const std::string& state, access& out, runtime::order_plan& p) {
   if (v.f.rancher && !v.cfg.rancher_auth_secret.empty()) {
     p.stage = "rancher token";
@@ -62,7 +71,7 @@ bool access_setup(const view& v, const std::string& state, access& out, runtime:
       return true;
     }
     out.rancher = step.found;
-    out.ca = data(*secret, "ca.crt");
+    out.ca = secret_data(*secret, "ca.crt");
     return false;
   }
   if (ace_managed_spoke(v.s) && !v.f.openshift) return false;  // no token, no CA
@@ -75,16 +84,8 @@ bool access_setup(const view& v, const std::string& state, access& out, runtime:
     p.writes.push_back(std::move(*w));
     return true;
   }
-  const k8s::object* token = nullptr;
   bool pending = false;
-  for (const auto& s : v.s.list(tokens_slot)) {
-    if (s.get_string({"type"}) != sa_token_type || s.annotation(sa_name_annotation) != trickster_sa) continue;
-    if (has_data(s, "token") && has_data(s, "ca.crt")) {
-      token = &s;
-      break;
-    }
-    pending = true;
-  }
+  const auto* token = trickster_token_secret(v.s.list(tokens_slot), pending);
   if (!token) {
     p.stage = "serviceaccount token";
     if (pending) {
@@ -98,8 +99,8 @@ bool access_setup(const view& v, const std::string& state, access& out, runtime:
     p.writes.push_back(runtime::make_create(std::move(b).freeze()));
     return true;
   }
-  out.sa_token = data(*token, "token");
-  out.ca = data(*token, "ca.crt");
+  out.sa_token = secret_data(*token, "token");
+  out.ca = secret_data(*token, "ca.crt");
   return false;
 }
 

@@ -4,6 +4,7 @@
 // and default-grafana and the Secret default-grafana-auth, the markers last.
 #include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/create_or_patch.hpp"
+#include "actors/monitoring/grafana_binding.hpp"
 #include "actors/monitoring/prometheus_steps.hpp"
 #include "k8s/base64.hpp"
 
@@ -17,18 +18,6 @@ const k8s::object* rolebinding(const view& v, const k8s::object& svc) {
   return v.s.one(svc.namespace_() == v.ns ? rolebinding_slot : rolebinding_openshift_slot);
 }
 
-std::optional<std::string> apps_domain(const view& v, std::string& error) {
-  const auto* ing = v.s.one(ingress_slot);
-  auto domain = ing ? std::string(ing->get_string({"status", "domain"})) : std::string();
-  if (domain.empty()) {
-    error = ing ? "failed to detect the OpenShift apps domain: ingresscontroller " + openshift_ingress_namespace +
-                      "/default has no status.domain"
-                : "ingresscontrollers.operator.openshift.io \"default\" not found";
-    return std::nullopt;
-  }
-  return domain;
-}
-
 // The PrometheusConfig the backend gets (nullopt: `error` says why).
 std::optional<prometheus_config> config_of(const view& v, const k8s::object& svc, const access& a, std::string& error) {
   prometheus_config c;
@@ -36,9 +25,9 @@ std::optional<prometheus_config> config_of(const view& v, const k8s::object& svc
   c.bearer_token = a.rancher ? a.rancher->token : a.sa_token;
   c.ca = a.ca;
   if (v.f.openshift) {
-    auto domain = apps_domain(v, error);
-    if (!domain) return std::nullopt;
-    c.url = "https://" + std::string(svc.name()) + "-" + std::string(svc.namespace_()) + "." + *domain;
+    auto url = openshift_route_url(svc, v.s.one(ingress_slot), error);
+    if (!url) return std::nullopt;
+    c.url = *url;
     c.service = {};
     c.ca.clear();
     c.insecure_skip_tls_verify = false;
@@ -97,48 +86,39 @@ bool prometheus_appbinding(const view& v, const service_spec& spec, runtime::ord
   return true;
 }
 
-// CreateGrafanaAppBinding, the AppBinding.
-void grafana_appbinding(const view& v, const grafana_response& g, runtime::order_plan& p) {
-  auto w = create_or_patch(
-      v.s.one(ab_grafana_slot), new_object(appbinding_gvk, v.ns, appbinding_grafana), [&](k8s::object_builder& b) {
-        set_owner_references(b, {controller_ref(v.prom(), prometheus_gvk)});
-        b.set_annotation(is_default_grafana_key, "true");
-        b.set_string({"spec", "type"}, "Grafana");
-        b.remove({"spec", "appRef"});
-        b.remove({"spec", "clientConfig"});
-        b.set_string({"spec", "clientConfig", "url"}, g.url);
-        if (!v.cfg.backend.ca_pem.empty())
-          b.set_string({"spec", "clientConfig", "caBundle"}, k8s::base64_encode(v.cfg.backend.ca_pem));
-        b.remove({"spec", "secret"});
-        b.set_string({"spec", "secret", "apiGroup"}, "");
-        b.set_string({"spec", "secret", "kind"}, "Secret");
-        b.set_string({"spec", "secret", "name"}, grafana_auth_secret);
-        b.remove({"spec", "parameters"});
-        b.set_string({"spec", "parameters", "apiVersion"}, "openviz.dev/v1alpha1");
-        b.set_string({"spec", "parameters", "kind"}, "GrafanaConfiguration");
-        b.set_string({"spec", "parameters", "datasource"}, g.datasource);
-        if (g.folder_id) b.set_int({"spec", "parameters", "folderID"}, *g.folder_id);
-      });
-  if (w) p.writes.push_back(std::move(*w));
+// CreateGrafanaAppBinding: default-grafana and default-grafana-auth, owned
+// by the Prometheus (grafana_binding.hpp).
+grafana_binding default_grafana(const view& v) {
+  return {v.ns, appbinding_grafana, grafana_auth_secret, v.cfg.backend.ca_pem, &v.prom()};
 }
 
-// CreateGrafanaAppBinding, the Secret (its errors are ignored upstream: the
-// write reports its failure and the plan goes on). True when it was written now.
+void grafana_appbinding(const view& v, const grafana_response& g, runtime::order_plan& p) {
+  if (auto w = grafana_appbinding_write(default_grafana(v), g, v.s.one(ab_grafana_slot))) p.writes.push_back(std::move(*w));
+}
+
+// The Secret (its errors are ignored upstream: the write reports its failure
+// and the plan goes on). True when it was written now.
 bool grafana_auth(const view& v, const grafana_response& g, runtime::order_plan& p) {
   const auto* ab = v.s.one(ab_grafana_slot);
   if (!ab) return false;
-  auto w = create_or_patch(v.s.one(grafana_auth_slot), new_object(secret_gvk, v.ns, grafana_auth_secret),
-                           [&](k8s::object_builder& b) {
-                             set_owner_references(b, {controller_ref(*ab, appbinding_gvk)});
-                             b.set_string({"data", "token"}, k8s::base64_encode(g.bearer_token));
-                           });
+  auto w = grafana_auth_write(default_grafana(v), g, *ab, v.s.one(grafana_auth_slot));
   if (!w || v.s.failure_of(*w)) return false;
-  w->report_failure = true;
   p.writes.push_back(std::move(*w));
   return true;
 }
 
 }  // namespace
+
+std::optional<std::string> openshift_route_url(const k8s::object& svc, const k8s::object* ingress, std::string& error) {
+  auto domain = ingress ? std::string(ingress->get_string({"status", "domain"})) : std::string();
+  if (domain.empty()) {
+    error = ingress ? "failed to detect the OpenShift apps domain: ingresscontroller " + openshift_ingress_namespace +
+                          "/default has no status.domain"
+                    : "ingresscontrollers.operator.openshift.io \"default\" not found";
+    return std::nullopt;
+  }
+  return "https://" + std::string(svc.name()) + "-" + std::string(svc.namespace_()) + "." + domain;
+}
 
 void register_with_backend(const view& v, const k8s::object& svc, const access& a, const std::string& state,
                            runtime::order_plan& p) {

@@ -74,6 +74,18 @@ void cleanup_preset(const view& v, runtime::order_plan& p);
 // The marker logic and the registration (4.2 step 7).
 void register_with_backend(const view& v, const k8s::object& svc, const access& a, const std::string& state,
                            runtime::order_plan& p);
+// OpenShift: the route URL of `svc` (https://<name>-<ns>.<apps domain>), the
+// domain from the default IngressController (null: absent); nullopt with
+// `error` when it has none.
+std::optional<std::string> openshift_route_url(const k8s::object& svc, const k8s::object* ingress, std::string& error);
+
+// The ServiceAccount trickster's token Secret among `secrets` (type
+// service-account-token, its annotation, token and ca.crt filled), or null;
+// `pending` set when one exists that the token controller has not filled.
+const k8s::object* trickster_token_secret(const std::vector<k8s::object>& secrets, bool& pending);
+// A Secret's data[key], decoded ("" when absent).
+std::string secret_data(const k8s::object& secret, std::string_view key);
+
 // The preset's spec.values (mona.MonitoringPresets) as JSON text.
 std::string presets_json(const view& v);
 

@@ -202,7 +202,11 @@ def monitoring_group():
             find(objs, "CustomResourceDefinition", name)
     only = helm_template("--set", "controllers={monitoring}", release="blue", namespace="ops")
     roles = sorted(o["metadata"]["name"] for o in only if o["kind"] == "ClusterRole")
-    check(roles == ["blue-c5c3-operator-monitoring"], f"controllers={{monitoring}} renders ClusterRoles {roles}")
+    check(roles == ["appscode:client-org:monitoring", "blue-c5c3-operator-monitoring"],
+          f"controllers={{monitoring}} renders ClusterRoles {roles}")
+    check(find(only, "ClusterRole", "appscode:client-org:monitoring")["rules"] ==
+          read_yaml("deploy/rbac/client_org_role.yaml")[0]["rules"],
+          "the chart's appscode:client-org:monitoring rules are not deploy/rbac/client_org_role.yaml's")
     binding = find(only, "ClusterRoleBinding")
     check(binding["roleRef"]["name"] == "blue-c5c3-operator-monitoring", f"binding names {binding['roleRef']}")
     check(binding["subjects"] == [{"kind": "ServiceAccount", "name": "blue-c5c3-operator", "namespace": "ops"}],

@@ -32,12 +32,6 @@ world am_world(bool apiservice = true) {
   return w;
 }
 
-std::vector<std::string> writes_of(const world& w) {
-  std::vector<std::string> out;
-  for (const auto& l : w.log)
-    if (l.find("detector") == std::string::npos) out.push_back(l);
-  return out;
-}
 
 }  // namespace
 

@@ -4,7 +4,10 @@
 # c5c3-operator --controllers=monitoring; kubectl applies what a user would.
 #   1. standalone: a Prometheus with its Service, `auto` and `federated`
 #      ServiceMonitors: the labels patched, the AppBindings, the preset, one
-#      registration; deleting the Prometheus removes the preset and unregisters.
+#      registration; a client-org Namespace gets its monitoring namespace,
+#      RoleBinding, AppBinding, Secret and a dashboard copy that follows its
+#      source, and loses them on deletion (its context unregistered); deleting
+#      the Prometheus removes the preset and unregisters.
 #   2. Rancher (a fresh API server, a new operator: the flavour is detected
 #      once per process): rancher-monitoring and a project Prometheus; a
 #      federated ServiceMonitor gets its copies in the project's namespace.
@@ -70,15 +73,56 @@ until_ok 30 is monitoring.appscode.com/prometheus k get prometheus -n monitoring
   -o jsonpath='{.metadata.finalizers[0]}' || opfail "the finalizer"
 until_ok 30 state 'len(s["registrations"]) == 1 and s["registrations"][0]["registers"] == 1 and s["registrations"][0]["context"]["default"]' ||
   opfail "one default registration: $(k get rolebinding -n monitoring -o yaml)"
+# The client org (the ClientOrgReconciler, controller "namespace").
+cat >"$D/org.yaml" <<'Y'
+apiVersion: v1
+kind: Namespace
+metadata: {name: apps}
+---
+apiVersion: openviz.dev/v1alpha1
+kind: GrafanaDashboard
+metadata: {name: overview, namespace: apps}
+spec:
+  model:
+    title: "KubeDB / Overview"
+    templating: {list: [{name: namespace, type: query, query: "label_values(namespace)"}]}
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: acme
+  labels: {ace.appscode.com/client-org: "true"}
+  annotations: {ace.appscode.com/org-id: "42"}
+Y
+k apply -f "$D/org.yaml" >"$D/o.out" 2>&1 || fail "client org: $(cat "$D/o.out")"
+M=acme-monitoring
+until_ok 60 is Overview k get grafanadashboard -n "$M" overview -o jsonpath='{.spec.model.title}' || opfail "no dashboard copy in $M"
+is constant k get grafanadashboard -n "$M" overview -o jsonpath='{.spec.model.templating.list[0].type}' || opfail "the namespace variable"
+is acme k get grafanadashboard -n "$M" overview -o jsonpath='{.spec.model.templating.list[0].query}' || opfail "the namespace value"
+is apps/overview k get grafanadashboard -n "$M" overview -o jsonpath='{.metadata.annotations.meta\.appcode\.com/source}' ||
+  opfail "the source annotation"
+is ace.org.42 k get rolebinding -n "$M" appscode:client-org:monitoring -o jsonpath='{.subjects[0].name}' || opfail "the RoleBinding"
+is grafana-auth k get appbinding -n "$M" grafana -o jsonpath='{.spec.secret.name}' || opfail "AppBinding grafana"
+k get secret -n "$M" grafana-auth >/dev/null || opfail "no Secret grafana-auth"
+is monitoring.appscode.com/prometheus k get namespace acme -o jsonpath='{.metadata.finalizers[0]}' || opfail "the client org's finalizer"
+state 'sum(r["registers"] for r in s["registrations"] if r["context"].get("clientOrgID") == "42") == 1' ||
+  opfail "not one client-org registration"
+k patch grafanadashboard -n apps overview --type merge -p '{"spec":{"model":{"title":"KubeDB / Pods"}}}' >/dev/null ||
+  fail "patch the source dashboard"
+until_ok 30 is Pods k get grafanadashboard -n "$M" overview -o jsonpath='{.spec.model.title}' || opfail "the copy did not follow its source"
+k delete namespace acme --timeout=60s >/dev/null || opfail "delete the client org"
+until_ok 30 eval '! k get namespace "$M" >/dev/null 2>&1' || opfail "$M is still there"
+state 'len(s["unregistered"]) == 1 and len(s["registrations"]) == 1' || opfail "the client org was not unregistered"
 k delete prometheus -n monitoring kube-prometheus-stack-prometheus --timeout=60s >/dev/null || opfail "delete Prometheus"
 ! k get clusterchartpreset monitoring-presets >/dev/null 2>&1 || opfail "the preset is still there"
-until_ok 30 state 'len(s["unregistered"]) == 1 and s["unregisterCalls"] == 1 and not s["registrations"]' ||
+until_ok 30 state 'len(s["unregistered"]) == 2 and s["unregisterCalls"] == 2 and not s["registrations"]' ||
   opfail "not unregistered exactly once within 30 s"
 grep -q "$TOKEN" "$D/op.log" && opfail "the backend token reached the log"
+grep -q "org-42-token" "$D/op.log" && opfail "the client org's Grafana token reached the log"
 stop_operator
 # Still once with the operator gone: no later pass (one on the terminating
 # object the cache still showed) unregistered again.
-state 's["unregisterCalls"] == 1' || fail "unregistered more than once"
+state 's["unregisterCalls"] == 2' || fail "unregistered more than once"
 kill "$TPID"; wait "$TPID" 2>/dev/null; TPID=
 stop_sim
 

@@ -75,12 +75,6 @@ struct row {
   std::function<void(const world&, const rt::order_plan&)> then;
 };
 
-std::string join(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
-}
-
 void run(const row& r, flavour f = standalone()) {
   BOOST_TEST_CONTEXT(r.name) {
     auto w = base(f);
@@ -90,9 +84,7 @@ void run(const row& r, flavour f = standalone()) {
     const auto* p = w.find("Prometheus", "monitoring", "k8s");
     BOOST_TEST_REQUIRE(p);
     auto plan = w.converge(*k, p->namespace_(), p->name());
-    std::vector<std::string> log;
-    for (const auto& l : w.log)
-      if (l.find("detector") == std::string::npos) log.push_back(l);
+    auto log = writes_of(w);
     BOOST_TEST_REQUIRE(log.size() == r.log.size(), "log:\n" << join(log));
     for (std::size_t i = 0; i < log.size(); ++i) {
       const auto& want = r.log[i];

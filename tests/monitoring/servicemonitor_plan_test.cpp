@@ -34,12 +34,6 @@ void detector_says(world& w, flavour f) {
   };
 }
 
-std::vector<std::string> writes_of(const world& w) {
-  std::vector<std::string> out;
-  for (const auto& l : w.log)
-    if (l.find("detector") == std::string::npos) out.push_back(l);
-  return out;
-}
 
 std::map<std::string, std::string> labels_of(const world& w, const std::string& ns, const std::string& name) {
   return w.find("ServiceMonitor", ns, name)->labels();

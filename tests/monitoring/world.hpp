@@ -194,4 +194,19 @@ struct world {
   }
 };
 
+// The world's log without the detectors' calls (what a row asserts on).
+inline std::vector<std::string> writes_of(const world& w) {
+  std::vector<std::string> out;
+  for (const auto& l : w.log)
+    if (l.find("detector") == std::string::npos) out.push_back(l);
+  return out;
+}
+
+// Lines, one a line (a failed row's message).
+inline std::string join(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
 }  // namespace c5c3::testing::mon

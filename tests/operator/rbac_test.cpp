@@ -166,8 +166,10 @@ std::set<grant> expected_monitoring_grants() {
   add(s, "appcatalog.appscode.com", {"appbindings"}, {"get", "list", "watch", "create", "patch"});
   add(s, "charts.x-helm.dev", {"clusterchartpresets", "chartpresets"}, {"get", "list", "watch", "create", "patch", "delete"});
   add(s, "", {"namespaces", "configmaps"}, read);
+  add(s, "", {"namespaces"}, {"create", "patch", "delete"});  // the ClientOrgReconciler
+  add(s, "openviz.dev", {"grafanadashboards"}, {"get", "list", "watch", "create", "patch", "delete"});
   add(s, "", {"services", "endpoints", "secrets"}, {"get", "list", "watch", "create", "patch"});
-  add(s, "", {"serviceaccounts"}, {"get", "create", "patch"});
+  add(s, "", {"serviceaccounts"}, {"get", "list", "watch", "create", "patch"});
   add(s, "rbac.authorization.k8s.io", {"clusterroles", "rolebindings"}, {"get", "create", "patch"});
   add(s, "rbac.authorization.k8s.io", {"clusterroles"}, {"bind"});
   add(s, "operator.openshift.io", {"ingresscontrollers"}, read);

@@ -4,8 +4,9 @@ controllers.
 The operator runs as the ServiceAccount of deploy/rbac with `--controllers=monitoring` and exactly the ClusterRole
 c5c3-operator-monitoring (none of the orders' role), and takes a standalone cluster's default Prometheus through named
 steps: operator ready, finalizer added, registered with the backend, the AppBindings and the Grafana Secret, the
-ClusterChartPreset, an `auto` ServiceMonitor labelled, the Alertmanager's inbox config, the Prometheus gone after
-its teardown. Then once per rule, with only that rule removed, some named step must fail with a 403 naming a
+ClusterChartPreset, an `auto` ServiceMonitor labelled, the Alertmanager's inbox config, a client-org Namespace's
+monitoring namespace with its RoleBinding, AppBinding, Secret and dashboard copy, both gone after its deletion, the
+Prometheus gone after its teardown. Then once per rule, with only that rule removed, some named step must fail with a 403 naming a
 resource of the rule in the operator's log (rbac_rules.check_rules). The Open Cluster Management CRDs are served,
 so the spoke detection's Klusterlet and ClusterClaim reads are made.
 
@@ -50,6 +51,22 @@ kind: APIService
 metadata: {name: v1alpha1.inbox.monitoring.appscode.com}
 spec: {group: inbox.monitoring.appscode.com, version: v1alpha1, groupPriorityMinimum: 10000, versionPriority: 15,
        insecureSkipTLSVerify: true, service: {namespace: default, name: inbox-agent}}
+"""
+
+
+def client_org(ns):
+    """A client-org Namespace (the ClientOrgReconciler's order) and a source GrafanaDashboard for it to copy."""
+    return f"""apiVersion: v1
+kind: Namespace
+metadata:
+  name: {ns}-org
+  labels: {{ace.appscode.com/client-org: "true"}}
+  annotations: {{ace.appscode.com/org-id: "7"}}
+---
+apiVersion: openviz.dev/v1alpha1
+kind: GrafanaDashboard
+metadata: {{name: overview, namespace: {ns}}}
+spec: {{model: {{title: "KubeDB / Overview"}}}}
 """
 
 
@@ -114,8 +131,14 @@ class MonitoringCluster(rr.Cluster):
                 pass
 
     def force_remove(self, ns):
-        """After a failed attempt: the Prometheus released and gone (the next one must be the only one), its
-        namespace deleted."""
+        """After a failed attempt: the client org released and gone, the Prometheus released and gone (the next one
+        must be the only one), its namespace deleted."""
+        for n in (f"{ns}-org", f"{ns}-org-monitoring"):
+            try:
+                self.core.patch_namespace(n, {"metadata": {"finalizers": None}})
+                self.core.delete_namespace(n)
+            except client.exceptions.ApiException:
+                pass
         try:
             self.custom.patch_namespaced_custom_object(MON, "v1", ns, "prometheuses", "prom",
                                                        {"metadata": {"finalizers": None}})
@@ -147,6 +170,19 @@ def scenario(cluster, run, ns):
              lambda: (cluster.get("servicemonitors", ns, "api")["metadata"].get("labels") or {}).get("release") == ns)
     run.step("Alertmanager configured", lambda: cluster.get("alertmanagerconfigs", ns, "inbox-agent", MON,
                                                             "v1alpha1"))
+    cluster.apply_text(client_org(ns))
+    org, org_mon = f"{ns}-org", f"{ns}-org-monitoring"
+    run.step("client org: finalizer added", lambda: FINALIZER in (cluster.core.read_namespace(org).metadata.finalizers
+                                                                  or []))
+    run.step("client org: RoleBinding, AppBinding and Secret", lambda: cluster.rbac.read_namespaced_role_binding(
+        "appscode:client-org:monitoring", org_mon) and cluster.get("appbindings", org_mon, "grafana",
+                                                                   "appcatalog.appscode.com", "v1alpha1")
+        and cluster.core.read_namespaced_secret("grafana-auth", org_mon))
+    run.step("client org: dashboard copied", lambda: cluster.get("grafanadashboards", org_mon, "overview", "openviz.dev",
+                                                                 "v1alpha1"))
+    cluster.core.delete_namespace(org)
+    run.step("client org gone", lambda: cluster.gone(lambda: cluster.core.read_namespace(org)) and cluster.gone(
+        lambda: cluster.core.read_namespace(org_mon)))
     cluster.custom.delete_namespaced_custom_object(MON, "v1", ns, "prometheuses", "prom")
     run.step("Prometheus gone", lambda: cluster.gone(prom))
     cluster.core.delete_namespace(ns)
@@ -161,7 +197,7 @@ def main():
     cluster = MonitoringCluster(a.kubeconfig, a.source_dir)
     rules = next(yaml.safe_load_all(open(os.path.join(a.source_dir, "deploy", "rbac", "monitoring_role.yaml"))))["rules"]
     for f in ["deploy/rbac/service_account.yaml", "deploy/rbac/monitoring_role.yaml",
-              "sim/monitoring/fixtures/ocm/crds.yaml"]:
+              "deploy/rbac/client_org_role.yaml", "sim/monitoring/fixtures/ocm/crds.yaml"]:
         cluster.apply(f)
     cluster.apply_text(APISERVICE)
     sa_kubeconfig = os.path.join(workdir, "service-account.kubeconfig")

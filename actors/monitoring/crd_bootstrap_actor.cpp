@@ -54,7 +54,7 @@ void finish(self_ptr self, const std::string& error) {
   if (error.empty())
     st.opts.log.info("CRDs established", {{"count", static_cast<std::int64_t>(st.opts.crds.size())}});
   else
-    st.opts.log.error("CRD bootstrap failed", {{"error", error}});
+    st.opts.log.error("CRD bootstrap failed", error);
   st.running = false;
   ++st.run;
   auto waiting = std::move(st.waiting);

@@ -5,6 +5,7 @@
 // stand-in's clock both start at `base` and move together with advance():
 // no renewal while more than 24 h are left; the renewal when its timer
 // fires at expiry - 24 h; Rancher down, then back; a token Rancher refuses.
+#include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/token_refresher.hpp"
 #include "actors/runtime/order_actor.hpp"
 #include "actors/runtime/runner/runner.hpp"

@@ -5,6 +5,7 @@
 // with an error naming it; a CRD whose names are not accepted fails at once.
 #include "actors/monitoring/crd_bootstrap.hpp"
 #include "tests/monitoring/monitoring_fixture.hpp"
+#include "tests/monitoring/snapshot.hpp"
 
 namespace c5c3::testing::mon {
 
@@ -87,7 +88,9 @@ BOOST_AUTO_TEST_CASE(a_crd_with_an_old_schema_is_updated_keeping_the_users_label
   auto live = f.get("customresourcedefinitions.apiextensions.k8s.io", "", "grafanadashboards.openviz.dev");
   BOOST_TEST_REQUIRE(static_cast<bool>(live));
   BOOST_TEST(live.label("team").value_or("") == "observability");
-  const auto& wanted = grafana_crds().front();
+  const auto crds = grafana_crds();
+  BOOST_TEST_REQUIRE(!crds.empty());
+  const auto& wanted = crds.front();
   BOOST_TEST_REQUIRE(wanted.name() == "grafanadashboards.openviz.dev");
   BOOST_TEST(same_json(first_schema(live), k8s::to_json(*first_schema(wanted))));
   BOOST_TEST(established(live));

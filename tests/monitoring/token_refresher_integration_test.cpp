@@ -104,8 +104,8 @@ BOOST_AUTO_TEST_CASE(a_token_expiring_within_a_day_is_renewed_and_written_to_the
   BOOST_TEST_REQUIRE(eventually([&] { return r.probe().passes_finished > before; }));
   BOOST_TEST(r.posts() == 1);
   BOOST_TEST(r.data("token.next") == next);
-  for (const auto& s : {"PRIMARYSECRET", next.substr(next.find(':') + 1).c_str()})
-    BOOST_TEST(r.probe().last_error.find(s) == std::string::npos);
+  const std::vector<std::string> secrets{"PRIMARYSECRET", next.substr(next.find(':') + 1)};
+  for (const auto& s : secrets) BOOST_TEST(r.probe().last_error.find(s) == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_token_with_more_than_a_day_left_only_sets_the_timer) {

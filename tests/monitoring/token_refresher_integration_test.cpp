@@ -98,10 +98,14 @@ BOOST_AUTO_TEST_CASE(a_token_expiring_within_a_day_is_renewed_and_written_to_the
   BOOST_TEST_REQUIRE(expires.has_value());
   BOOST_TEST_REQUIRE(eventually([&] { return r.timer_at(*expires - std::chrono::hours(24)); }), r.renewal_due());
   BOOST_TEST(r.posts() == 1);
+  // Another Secret beside it is not watched: the touch of `ra` after it
+  // (on the same watch, were the watch not of `ra` alone) finds no actor for it.
+  r.f.create("apiVersion: v1\nkind: Secret\nmetadata: {name: other, namespace: " + op_ns + "}\nstringData: {a: b}\n");
   // Another pass (the Secret touched) finds token.next, which lasts: no renewal.
   const auto before = r.probe().passes_finished;
   r.f.patch({"", "v1", "Secret"}, op_ns, "ra", R"({"metadata":{"annotations":{"touched":"1"}}})");
   BOOST_TEST_REQUIRE(eventually([&] { return r.probe().passes_finished > before; }));
+  BOOST_TEST(r.f.probe(token_refresher_controller, op_ns, "other").passes_started == 0u);
   BOOST_TEST(r.posts() == 1);
   BOOST_TEST(r.data("token.next") == next);
   const std::vector<std::string> secrets{"PRIMARYSECRET", next.substr(next.find(':') + 1)};

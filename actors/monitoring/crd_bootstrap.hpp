@@ -12,6 +12,15 @@
 //                         ("" every CRD Established; else the error, naming
 //                         the CRD). A request during a run gets that run's
 //                         answer; the next one starts a new run.
+//
+// The grafana group's start, before it spawns its hosts (upstream exits the
+// process when this fails):
+//
+//   auto boot = spawn_crd_bootstrap(sys, {clusters});
+//   self->request(boot, caf::infinite, ensure_crds_atom::value).then([=](const std::string& error) {
+//     anon_send_exit(boot, caf::exit_reason::normal);
+//     if (error.empty()) start_hosts(); else fail(error);  // the error names the CRD
+//   });
 #pragma once
 
 #include "k8s/embedded_text.hpp"

@@ -37,3 +37,20 @@ function(c5c3_add_parts)
     endif()
   endforeach()
 endfunction()
+
+# c5c3_embed_text(<target> NAME <ns::fn> FILES <paths...>): compiles into
+# <target> a generated source defining `std::span<const k8s::embedded_text>
+# ns::fn()` with each file's name and text (k8s/embedded_text.hpp), rebuilt
+# when a file changes: manifests the binary carries (the CRD bootstrap's CRDs).
+function(c5c3_embed_text target)
+  cmake_parse_arguments(E "" "NAME" "FILES" ${ARGN})
+  string(REPLACE "::" "_" _stem "${E_NAME}")
+  set(_out ${CMAKE_CURRENT_BINARY_DIR}/${_stem}_embedded.cpp)
+  list(JOIN E_FILES "|" _inputs)
+  add_custom_command(OUTPUT ${_out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${_out} -DNAME=${E_NAME} "-DINPUTS=${_inputs}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    DEPENDS ${E_FILES} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    COMMENT "Embedding ${E_NAME}" VERBATIM)
+  target_sources(${target} PRIVATE ${_out})
+endfunction()

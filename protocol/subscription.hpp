@@ -25,7 +25,8 @@
 namespace c5c3::protocol {
 
 // Watch `gvk` in `namespace_` ("" for all) restricted by `label_selector`
-// (string form). `optional`: the cluster may not serve the kind; that is not an
+// (string form) and `field_selector` ("metadata.name=x": a watch of one
+// object, whose informer answers no cache read). `optional`: the cluster may not serve the kind; that is not an
 // error, the informer starts when the kind's CRD appears and stops when it
 // goes, and the subscriber hears kind_availability either way.
 struct subscribe_request {
@@ -34,12 +35,13 @@ struct subscribe_request {
   std::string label_selector;
   caf::actor subscriber;
   bool optional = false;
+  std::string field_selector = {};
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, subscribe_request& x) {
   return f(caf::meta::type_name("c5c3::protocol::subscribe_request"), x.gvk, x.namespace_,
-           x.label_selector, x.subscriber, x.optional);
+           x.label_selector, x.subscriber, x.optional, x.field_selector);
 }
 
 struct subscription_id {

@@ -237,6 +237,7 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   k8s::informer_options opts;
   opts.namespace_ = key.namespace_;
   opts.label_selector = key.label_selector;
+  opts.field_selector = key.field_selector;
   // Nothing here reads managedFields (SSA writes do not need them): caches and
   // events go without.
   opts.transform = k8s::strip_managed_fields;
@@ -263,7 +264,7 @@ void attach(self_ptr self, std::uint64_t sid) {
   auto& st = self->state;
   auto& sub = st.subs.at(sid);
   const auto& r = sub.req;
-  auto iid = start_informer(self, informer_key{r.gvk, r.namespace_, r.label_selector});
+  auto iid = start_informer(self, informer_key{r.gvk, r.namespace_, r.label_selector, r.field_selector});
   sub.informer = iid;
   sub.synced_sent = false;
   auto& e = st.informers.at(iid);
@@ -365,7 +366,8 @@ void on_informer_event(self_ptr self, inf_event& ev) {
 const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
                                 const std::string& selector) {
   for (const auto& [id, e] : st.informers) {
-    if (!e.synced || !(e.key.gvk == gvk) || e.key.label_selector != selector) continue;
+    if (!e.synced || !(e.key.gvk == gvk) || e.key.label_selector != selector || !e.key.field_selector.empty())
+      continue;
     if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
   }
   return nullptr;
@@ -376,7 +378,7 @@ const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, co
 const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
                                      const k8s::label_selector& request) {
   for (const auto& [id, e] : st.informers) {
-    if (!e.synced || !(e.key.gvk == gvk) || !e.cache.covers(request)) continue;
+    if (!e.synced || !(e.key.gvk == gvk) || !e.key.field_selector.empty() || !e.cache.covers(request)) continue;
     if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
   }
   return nullptr;

@@ -23,9 +23,10 @@ struct informer_key {
   k8s::gvk gvk;
   std::string namespace_;
   std::string label_selector;
+  std::string field_selector = {};  // non-empty: never answers cache reads
   friend bool operator<(const informer_key& a, const informer_key& b) {
-    return std::tie(a.gvk.group, a.gvk.version, a.gvk.kind, a.namespace_, a.label_selector) <
-           std::tie(b.gvk.group, b.gvk.version, b.gvk.kind, b.namespace_, b.label_selector);
+    return std::tie(a.gvk.group, a.gvk.version, a.gvk.kind, a.namespace_, a.label_selector, a.field_selector) <
+           std::tie(b.gvk.group, b.gvk.version, b.gvk.kind, b.namespace_, b.label_selector, b.field_selector);
   }
 };
 

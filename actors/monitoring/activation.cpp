@@ -34,6 +34,18 @@ struct activation_state {
 
 using self_ptr = caf::stateful_actor<activation_state>*;
 
+void keep_hosts(self_ptr self, std::vector<std::pair<std::string, caf::actor>> hosts, k8s::log::fields where) {
+  auto& st = self->state;
+  std::string names;
+  for (const auto& [name, host] : hosts) {
+    names += (names.empty() ? "" : ",") + name;
+    st.hosts.push_back(host);
+    st.by_controller[name] = host;
+  }
+  where.push_back({"controllers", names});
+  st.opts.log.info("Starting controllers", where);
+}
+
 void on_crd(self_ptr self, const k8s::object& crd) {
   auto& st = self->state;
   const auto group = crd.get_string({"spec", "group"});
@@ -44,19 +56,13 @@ void on_crd(self_ptr self, const k8s::object& crd) {
     st.done.insert(i);
     st.activated.push_back(g.group + "/" + g.kind);
     auto hosts = g.setup ? g.setup(self->system()) : std::vector<std::pair<std::string, caf::actor>>{};
-    std::string names;
-    for (const auto& [name, host] : hosts) {
-      names += (names.empty() ? "" : ",") + name;
-      st.hosts.push_back(host);
-      st.by_controller[name] = host;
-    }
-    st.opts.log.info("Starting controllers", {{"crd", std::string(crd.name())}, {"kind", g.group + "/" + g.kind},
-                                              {"controllers", names}});
+    keep_hosts(self, std::move(hosts), {{"crd", std::string(crd.name())}, {"kind", g.group + "/" + g.kind}});
   }
 }
 
 caf::behavior activation(self_ptr self, activation_options opts) {
   self->state.opts = std::move(opts);
+  if (self->state.opts.at_start) keep_hosts(self, self->state.opts.at_start(self->system()), {});
   proto::watch_request req{{crd_gvk, "", "", caf::actor_cast<caf::actor>(self), false}, proto::watch_scope::management};
   self->request(self->state.opts.clusters, caf::infinite, std::move(req)).then([](proto::ok_atom) {});
   return {

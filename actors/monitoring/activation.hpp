@@ -43,6 +43,10 @@ struct setup_group {
 struct activation_options {
   caf::actor clusters;  // the cluster directory
   std::vector<setup_group> groups;
+  // Controllers started at once, behind no CRD (upstream registers them
+  // before the RegisterSetup ones: the TokenRefresher); stopped and probed
+  // as the groups' are.
+  std::function<std::vector<std::pair<std::string, caf::actor>>(caf::actor_system&)> at_start;
   std::vector<caf::actor> owned;  // exit with the activation
   k8s::log::logger log = k8s::log::root().named("monitoring");
 };

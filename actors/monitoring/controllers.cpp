@@ -7,6 +7,7 @@
 #include "actors/monitoring/detector_actor.hpp"
 #include "actors/monitoring/prometheus.hpp"
 #include "actors/monitoring/servicemonitor.hpp"
+#include "actors/monitoring/token_refresher.hpp"
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/http_service.hpp"
 #include "actors/runtime/limiter.hpp"
@@ -96,6 +97,11 @@ caf::actor spawn_monitoring(caf::actor_system& sys, controllers_options opts, st
       ao.owned.push_back(sh->limiters[c]);
     }
   using hosts = std::vector<std::pair<std::string, caf::actor>>;
+  // The TokenRefresher: only with a Rancher auth Secret, behind no CRD.
+  if (!sh->opts.flags.rancher_auth_secret.empty()) {
+    token_refresher_settings tr{ps.rancher_auth_secret, ps.pod_namespace, ps.cluster_name, sh->opts.service_timeout};
+    ao.at_start = [sh, tr](caf::actor_system& s) { return hosts{host_of(s, *sh, token_refresher_declaration(tr))}; };
+  }
   ao.groups.push_back({prometheus_gvk.group, prometheus_gvk.kind, [sh, ps](caf::actor_system& s) {
                          return hosts{host_of(s, *sh, client_org_declaration(ps)),
                                       host_of(s, *sh, prometheus_declaration(ps))};

@@ -9,7 +9,12 @@
 #include "k8s/api_resource.hpp"
 #include "k8s/object.hpp"
 
+#include <string>
+
 namespace c5c3::sim {
+
+// A CRD annotated with this ("true") stays Established=False (Installing).
+inline const std::string crd_hold_established_annotation = "sim.c5c3.io/hold-established";
 
 bool is_builtin(const k8s::api_resource& r);
 // Whether an update without metadata.resourceVersion is accepted (the

@@ -156,7 +156,8 @@ BOOST_AUTO_TEST_CASE(cluster_role_grants_exactly_what_the_operator_does) {
 std::set<grant> expected_monitoring_grants() {
   const std::vector<std::string> read{"get", "list", "watch"};
   std::set<grant> s;
-  add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, read);
+  // The CRD watch, and the grafana group's CRD bootstrap (create or update, then read).
+  add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch", "create", "update"});
   add(s, "monitoring.coreos.com", {"prometheuses", "alertmanagers"}, {"get", "list", "watch", "patch"});
   add(s, "monitoring.coreos.com", {"servicemonitors", "alertmanagerconfigs"}, {"get", "list", "watch", "create", "patch"});
   add(s, "monitoring.coreos.com", {"prometheuses/finalizers", "servicemonitors/finalizers"}, {"update"});

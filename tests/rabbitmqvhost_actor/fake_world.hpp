@@ -37,6 +37,7 @@ struct fake_store {
   std::size_t writes = 0;
   std::vector<std::string> created;  // "Kind/name" of every create and first apply
   caf::actor order_actor;
+  std::string order_kind = "RabbitMQVhost";  // whose writes order_actor hears
   std::set<std::string> unserved;  // kinds answering no_match
   int status_conflicts = 0;        // the next N status writes answer Conflict
   std::vector<std::string> patches;  // "Kind/name[/subresource]" of every patch, in order
@@ -92,7 +93,7 @@ inline k8s::object fake_store_put(fake_store& s, k8s::object o, bool keep_status
   }
   s.objects[k] = stored;
   ++s.writes;
-  if (kind == "RabbitMQVhost" && s.order_actor) caf::anon_send(s.order_actor, protocol::order_update{stored, false});
+  if (kind == s.order_kind && s.order_actor) caf::anon_send(s.order_actor, protocol::order_update{stored, false});
   return stored;
 }
 

@@ -70,7 +70,7 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
   auto add = [&out](const k8s::gvk& gvk, const std::string& selector, bool every, bool optional,
                     const std::string& ns) {
     for (auto& w : out) {
-      if (w.gvk == gvk && w.selector == selector && w.namespace_ == ns) {
+      if (w.gvk == gvk && w.selector == selector && w.namespace_ == ns && w.field_selector.empty()) {
         w.every_cluster = w.every_cluster || every;
         w.optional = w.optional && optional;
         return;
@@ -78,7 +78,11 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
     }
     out.push_back({gvk, selector, every, optional, ns});
   };
-  add(k.gvk, k.order_selector, true, true, "");
+  if (k.order_name.empty()) {
+    add(k.gvk, k.order_selector, true, true, k.order_namespace);
+  } else {
+    out.push_back({k.gvk, k.order_selector, true, true, k.order_namespace, "metadata.name=" + k.order_name});
+  }
   for (const auto& r : k.reads)
     if (!r.uncached) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace);
   for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true, "");

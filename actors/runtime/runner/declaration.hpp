@@ -125,6 +125,11 @@ struct kind_declaration {
   // The order kind's watch selector (For(kind) with a label predicate): only
   // objects it matches are orders; "" every object of the kind.
   std::string order_selector;
+  // The order kind's watch scoped to one namespace and one name ("" each:
+  // none): For(kind) with a namespace-and-name predicate as a watch of that
+  // object alone (the TokenRefresher's Rancher auth Secret).
+  std::string order_namespace;
+  std::string order_name;
   // orderAdmission through the ControlPlane actor: spec.controlPlaneRef
   // ({name, namespace}, the namespace defaulting to the order's).
   bool admission = true;
@@ -167,6 +172,7 @@ struct derived_watch {
   bool every_cluster = false;
   bool optional = true;
   std::string namespace_ = {};  // "" every namespace
+  std::string field_selector = {};  // "metadata.name=x": that object only
   friend bool operator==(const derived_watch&, const derived_watch&) = default;
 };
 std::vector<derived_watch> watches_of(const kind_declaration& k);

@@ -14,7 +14,7 @@ namespace {
 void registrar(caf::event_based_actor* self, caf::actor host, std::shared_ptr<const kind_declaration> kind,
                runner_deps deps) {
   for (const auto& w : watches_of(*kind)) {
-    protocol::watch_request req{{w.gvk, w.namespace_, w.selector, host, w.optional},
+    protocol::watch_request req{{w.gvk, w.namespace_, w.selector, host, w.optional, w.field_selector},
                                 w.every_cluster ? protocol::watch_scope::every_cluster
                                                 : protocol::watch_scope::management};
     self->request(deps.clusters, caf::infinite, std::move(req)).then([](protocol::ok_atom) {});

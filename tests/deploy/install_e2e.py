@@ -11,7 +11,7 @@ usage: install_e2e.py --sim PATH/TO/c5c3-sim [--operator PATH/TO/c5c3-operator]
    monitoring controllers' ClusterRole, binding and flag) and `-k deploy/monitoring/` create every object;
    delete removes them (but the CRDs and the Namespace).
 3. `helm install` (controllers orders and monitoring) creates every object of its manifest (RollingUpdate
-   Deployment, both ClusterRoles); `helm uninstall` removes them.
+   Deployment, both ClusterRoles and the client-org users' one); `helm uninstall` removes them.
 4. kubectl ergonomics on every c5c3.io kind: short names, the `c5c3` category, printer columns,
    `kubectl explain` text, a description on every property of the served OpenAPI v3, and
    `kubectl wait --for=condition=Ready` ending once a Ready=True status is written (and timing out on False).
@@ -128,7 +128,8 @@ def helm_install(c):
     check(kinds == ["ClusterRole", "ClusterRoleBinding", "ConfigMap", "Deployment", "PodDisruptionBudget",
                     "PrometheusRule", "Service", "ServiceAccount", "ServiceMonitor"], f"helm manifest kinds {kinds}")
     roles = sorted(o["metadata"]["name"] for o in manifest if o["kind"] == "ClusterRole")
-    check(roles == ["c5c3-operator", "c5c3-operator-monitoring"], f"helm manifest ClusterRoles {roles}")
+    check(roles == ["appscode:client-org:monitoring", "c5c3-operator", "c5c3-operator-monitoring"],
+          f"helm manifest ClusterRoles {roles}")
     created(c, manifest, "helm install")
     d = json.loads(c.k("get", "deployment", "-n", NS, "c5c3-operator", "-o", "json")[1])
     check(d["spec"]["strategy"]["type"] == "RollingUpdate", f"the chart's Deployment strategy {d['spec']['strategy']}")

@@ -87,6 +87,26 @@ def print_settled(r, n, noun, steady_seconds):
     print("CPU seconds while they settle           " + ", ".join(f"{k} {v:.1f}" for k, v in r["cpu"].items()))
 
 
+class Processes:
+    """The processes of one run, each logging to <work>/<name>.log, and the emulator every bench starts first."""
+
+    def __init__(self, work):
+        self.work = work
+        self.procs = {}
+        self.kubeconfig = os.path.join(work, "kubeconfig")
+
+    def start(self, name, argv):
+        self.procs[name] = subprocess.Popen(argv, stdout=open(os.path.join(self.work, name + ".log"), "w"),
+                                            stderr=subprocess.STDOUT)
+        return self.procs[name]
+
+    def start_emulator(self, sim, src):
+        """c5c3-sim apiserver with deploy/crds and sim/crds, its kubeconfig at self.kubeconfig, once it listens."""
+        self.start("apiserver", [sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out", self.kubeconfig,
+                                 "--crds", os.path.join(src, "deploy", "crds"), "--crds", os.path.join(src, "sim", "crds")])
+        wait_for(lambda: "listening on" in open(os.path.join(self.work, "apiserver.log")).read(), "the emulator", 60)
+
+
 def stop(procs, work):
     for p in procs.values():
         p.terminate()

@@ -26,7 +26,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchlib import free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
+from benchlib import Processes, free_port, print_settled, requests_by_method, settle, stop, wait_for  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOKEN = "bench-platform-token"
@@ -70,16 +70,11 @@ def main():
     kubeconfig = os.path.join(work, "kubeconfig")
     sim = os.path.join(a.bin, "c5c3-sim")
     kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
-    procs = {}
-
-    def start(name, argv):
-        procs[name] = subprocess.Popen(argv, stdout=open(os.path.join(work, name + ".log"), "w"),
-                                       stderr=subprocess.STDOUT)
+    ps = Processes(work)
+    procs, start = ps.procs, ps.start
 
     try:
-        start("apiserver", [sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig,
-                            "--crds", os.path.join(SRC, "deploy", "crds"), "--crds", os.path.join(SRC, "sim", "crds")])
-        wait_for(lambda: "listening on" in open(os.path.join(work, "apiserver.log")).read(), "the emulator", 60)
+        ps.start_emulator(sim, SRC)
         env_out = os.path.join(work, "trickster.env")
         start("trickster", [sim, "trickster", "--token", TOKEN, "--env-out", env_out])
         wait_for(lambda: os.path.exists(env_out) and os.path.getsize(env_out) > 0, "the backend", 60)

@@ -46,7 +46,7 @@ from kubernetes import client, config
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
-from benchlib import cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -209,16 +209,11 @@ def main():
     work = tempfile.mkdtemp(prefix="c5c3-bench-rmq-")
     kubeconfig = os.path.join(work, "kubeconfig")
     sim = os.path.join(a.bin, "c5c3-sim")
-    procs = {}
-
-    def start(name, argv):
-        procs[name] = subprocess.Popen(argv, stdout=open(os.path.join(work, name + ".log"), "w"),
-                                       stderr=subprocess.STDOUT)
+    ps = Processes(work)
+    procs, start = ps.procs, ps.start
 
     try:
-        start("apiserver", [sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig,
-                            "--crds", os.path.join(SRC, "deploy", "crds"), "--crds", os.path.join(SRC, "sim", "crds")])
-        wait_for(lambda: "listening on" in open(os.path.join(work, "apiserver.log")).read(), "the emulator", 60)
+        ps.start_emulator(sim, SRC)
         start("world", [sim, "world", "--kubeconfig", kubeconfig])
         metrics_port = free_port()
         start("operator", [os.path.join(a.bin, "c5c3-operator"), "--kubeconfig", kubeconfig,

@@ -10,7 +10,7 @@ usage: install_e2e.py --sim PATH/TO/c5c3-sim [--operator PATH/TO/c5c3-operator]
 2. `kubectl apply -k` of deploy/ with the monitoring-controllers component (an overlay: deploy/ and the
    monitoring controllers' ClusterRole, binding and flag) and `-k deploy/monitoring/` create every object;
    delete removes them (but the CRDs and the Namespace).
-3. `helm install` (controllers orders and monitoring) creates every object of its manifest (Recreate
+3. `helm install` (controllers orders and monitoring) creates every object of its manifest (RollingUpdate
    Deployment, both ClusterRoles); `helm uninstall` removes them.
 4. kubectl ergonomics on every c5c3.io kind: short names, the `c5c3` category, printer columns,
    `kubectl explain` text, a description on every property of the served OpenAPI v3, and
@@ -108,7 +108,7 @@ def kustomize_install(c, plain, plain_monitoring):
     c.k("apply", "-k", os.path.join(ROOT, "deploy", "monitoring"))
     created(c, plain + plain_monitoring, "kubectl apply -k")
     strategy = c.k("get", "deployment", "-n", NS, "c5c3-operator", "-o", "jsonpath={.spec.strategy.type}")[1]
-    check(strategy == "Recreate", f"the plain Deployment's strategy is {strategy!r}")
+    check(strategy == "RollingUpdate", f"the plain Deployment's strategy is {strategy!r}")
     c.k("delete", "-k", os.path.join(ROOT, "deploy", "monitoring"))
     # The CRDs stay for the chart (helm leaves existing crds/ alone), and the
     # Namespace (a kube-apiserver without kube-controller-manager never finishes
@@ -131,8 +131,8 @@ def helm_install(c):
     check(roles == ["c5c3-operator", "c5c3-operator-monitoring"], f"helm manifest ClusterRoles {roles}")
     created(c, manifest, "helm install")
     d = json.loads(c.k("get", "deployment", "-n", NS, "c5c3-operator", "-o", "json")[1])
-    check(d["spec"]["strategy"]["type"] == "Recreate", f"the chart's Deployment strategy {d['spec']['strategy']}")
-    check(d["spec"]["replicas"] == 1, f"replicas {d['spec']['replicas']}")
+    check(d["spec"]["strategy"]["type"] == "RollingUpdate", f"the chart's Deployment strategy {d['spec']['strategy']}")
+    check(d["spec"]["replicas"] == 3, f"replicas {d['spec']['replicas']}")
     for path in glob.glob(os.path.join(ROOT, "deploy", "crds", "*.yaml")):
         with open(path) as f:
             name = yaml.safe_load(f)["metadata"]["name"]

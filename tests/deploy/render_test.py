@@ -46,6 +46,8 @@ def normalized(o):
         spec.pop("selector", None)
     if o["kind"] == "Deployment":
         spec["template"]["metadata"].pop("labels", None)
+        for t in spec["template"]["spec"].get("topologySpreadConstraints", []):
+            t.pop("labelSelector", None)
     return o
 
 
@@ -70,6 +72,8 @@ def selectors_hold(objs):
     selects(d["spec"]["selector"]["matchLabels"], pod, "Deployment selector")
     svc = find(objs, "Service")
     selects(svc["spec"]["selector"], pod, "Service selector")
+    for t in d["spec"]["template"]["spec"].get("topologySpreadConstraints", []):
+        selects(t["labelSelector"]["matchLabels"], pod, "topologySpreadConstraints selector")
     for o in objs:
         if o["kind"] == "PodDisruptionBudget":
             selects(o["spec"]["selector"]["matchLabels"], pod, "PodDisruptionBudget selector")
@@ -99,26 +103,54 @@ def container(objs):
     return find(objs, "Deployment")["spec"]["template"]["spec"]["containers"][0]
 
 
-def strategy_is_recreate():
+ROLLING = {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}
+
+
+def env_names(c):
+    return [e["name"] for e in c.get("env", [])]
+
+
+def sharded_replicas_roll():
+    # The default and deploy/operator.yaml: three sharded replicas (a Lease each,
+    # named after the pod), a rolling update.
+    for what, objs in (("the chart", helm_template()), ("deploy/operator.yaml", read_yaml("deploy/operator.yaml"))):
+        d = find(objs, "Deployment")
+        c = d["spec"]["template"]["spec"]["containers"][0]
+        check(d["spec"]["replicas"] == 3, f"{what}: replicas {d['spec']['replicas']}")
+        check(d["spec"]["strategy"] == ROLLING, f"{what}: strategy {d['spec']['strategy']}")
+        check("--sharding" in c["args"], f"{what}: args {c['args']} lack --sharding")
+        pod_name = [e for e in c["env"] if e["name"] == "POD_NAME"]
+        check(pod_name and pod_name[0]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name",
+              f"{what}: POD_NAME is not the pod's name: {c['env']}")
+        spread = d["spec"]["template"]["spec"].get("topologySpreadConstraints", [])
+        check(len(spread) == 1 and spread[0]["topologyKey"] == "kubernetes.io/hostname"
+              and spread[0]["whenUnsatisfiable"] == "ScheduleAnyway", f"{what}: topologySpreadConstraints {spread}")
+    d = find(helm_template("--set", "replicas=5"), "Deployment")
+    check(d["spec"]["replicas"] == 5 and d["spec"]["strategy"] == ROLLING, f"replicas=5: {d['spec']}")
+    d = find(helm_template("--set", "topologySpread=false"), "Deployment")
+    check("topologySpreadConstraints" not in d["spec"]["template"]["spec"], "topologySpread=false still spreads")
+
+
+def unsharded_is_one_replica_and_recreate():
     for replicas in ("1", "0"):
-        d = find(helm_template("--set", f"replicas={replicas}"), "Deployment")
+        d = find(helm_template("--set", f"sharding=false,replicas={replicas}"), "Deployment")
+        c = d["spec"]["template"]["spec"]["containers"][0]
         check(d["spec"]["replicas"] == int(replicas), f"replicas={replicas} rendered {d['spec']['replicas']}")
         check(d["spec"]["strategy"] == {"type": "Recreate"}, f"replicas={replicas}: strategy {d['spec']['strategy']}")
-    plain = find(read_yaml("deploy/operator.yaml"), "Deployment")
-    check(plain["spec"]["strategy"] == {"type": "Recreate"}, "deploy/operator.yaml is not Recreate")
-    rc, err = helm_template("--set", "replicas=2", ok=False)
-    check(rc != 0 and "replicas must be 0 or 1" in err, f"replicas=2 rendered (rc {rc}): {err}")
+        check("--sharding" not in c["args"] and "POD_NAME" not in env_names(c), f"unsharded: {c['args']} {c['env']}")
+    rc, err = helm_template("--set", "sharding=false,replicas=2", ok=False)
+    check(rc != 0 and "replicas above 1 need sharding" in err, f"sharding=false,replicas=2 rendered (rc {rc}): {err}")
 
 
 def values_reach_the_operator():
     base = container(helm_template())["args"]
-    check(base == ["--metrics-bind-address=:8080", "--health-probe-bind-address=:8081", "--max-concurrent-reconciles=4"],
-          f"default args {base}")
+    check(base == ["--metrics-bind-address=:8080", "--health-probe-bind-address=:8081", "--max-concurrent-reconciles=4",
+                   "--sharding"], f"default args {base}")
     objs = helm_template("--set", "logLevel=debug,verbosity=3,maxConcurrentReconciles=8,metrics.port=9090,health.port=9091",
                          "--set", "extraArgs[0]=--context=prod", "--set", "image.tag=dev,image.repository=registry.example/c5c3")
     c = container(objs)
     want = ["--metrics-bind-address=:9090", "--health-probe-bind-address=:9091", "--max-concurrent-reconciles=8",
-            "--log-level=debug", "-v=3", "--context=prod"]
+            "--sharding", "--log-level=debug", "-v=3", "--context=prod"]
     check(c["args"] == want, f"args {c['args']}, want {want}")
     check(c["image"] == "registry.example/c5c3:dev", f"image {c['image']}")
     check({p["name"]: p["containerPort"] for p in c["ports"]} == {"metrics": 9090, "probes": 9091}, f"ports {c['ports']}")
@@ -197,7 +229,8 @@ def test():
     same_objects(full, plain + kustomize("deploy/monitoring"), "monitoring on vs deploy/ + deploy/monitoring/")
     selectors_hold(full)
     one_source_of_truth(full)
-    strategy_is_recreate()
+    sharded_replicas_roll()
+    unsharded_is_one_replica_and_recreate()
     values_reach_the_operator()
     other_release_names()
     monitoring_group()

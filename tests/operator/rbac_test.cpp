@@ -173,6 +173,8 @@ std::set<grant> expected_monitoring_grants() {
   add(s, "operator.openshift.io", {"ingresscontrollers"}, read);
   add(s, "operator.open-cluster-management.io", {"klusterlets"}, read);
   add(s, "cluster.open-cluster-management.io", {"clusterclaims"}, read);
+  // Sharded replicas: the ring "monitoring"'s own Lease and its watch.
+  add(s, "coordination.k8s.io", {"leases"}, {"list", "watch", "create", "patch"});
   return s;
 }
 

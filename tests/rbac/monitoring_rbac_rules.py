@@ -169,8 +169,10 @@ def main():
     procs = rr.Procs(workdir)
     t0 = time.time()
     try:
+        # Sharded (one replica), as deploy/ runs it, so that the Lease rule is needed.
         opts = rr.Options(a.operator, sa_kubeconfig, a.step_timeout, a.grace,
-                          ["--controllers=monitoring", "--baseURL", a.base_url, "--token", a.token])
+                          ["--controllers=monitoring", "--baseURL", a.base_url, "--token", a.token],
+                          shard_name="rbac-replica")
         results = rr.check_rules(cluster, procs, rules, scenario, opts, only=a.only, cleanup=cluster.force_remove,
                                  not_used_yet=NOT_SHOWN_HERE, refused_without_failing={})
     finally:

@@ -359,8 +359,8 @@ def main():
     cluster.service_account_kubeconfig(sa_kubeconfig)
     procs = Procs(workdir)
     try:
-        # The orders run sharded here (deploy/rbac/role.yaml holds the Lease rule); the monitoring
-        # controllers' check (monitoring_rbac_rules.py) runs them unsharded, as deploy/ does.
+        # The orders run sharded here, as deploy/ runs them (deploy/rbac/role.yaml holds the Lease
+        # rule); so does the monitoring controllers' check (monitoring_rbac_rules.py).
         opts = Options(a.operator, sa_kubeconfig, a.step_timeout, a.grace, shard_name="rbac-replica")
         results = check_rules(cluster, procs, rules, scenario, opts, only=a.only, cleanup=cluster.force_remove,
                               skip=lambda r: keystone_rule(r) and "the Keystone orders' rule, not exercised by a "

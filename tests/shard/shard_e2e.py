@@ -4,7 +4,9 @@ c5c3-sim apiserver and c5c3-sim world as processes, N RabbitMQVhost orders, and 
 distinct --shard-name (Leases of --shard-lease-duration 15s, the default). Checked, each time by waiting on conditions:
 every order Ready and held (label c5c3.io/shard) by exactly one live replica, every replica holding some;
 a 4th replica joins and takes its share; one replica stopped with SIGTERM (its Lease released, its orders
-taken over at once) and one with SIGKILL (its Lease runs out first); every order Ready again. Throughout,
+taken over at once) and one with SIGKILL (its Lease runs out first); every order Ready again; one replica
+cut off from the API server (every request it makes reset, its watches ended: a partition) until its orders
+are the other's, then healed: it rejoins and takes its share back. Throughout,
 the emulator's double-writer count (GET /sim/doublewriters: a write for an order's status or children by a
 replica not holding the order at that moment) stays 0.
 
@@ -88,11 +90,32 @@ class Scenario:
         log(f"{what}: max/mean {max(held.values()) / mean:.3f}")
         return held
 
+    def raw(self, verb, path, body=None):
+        args = [verb, "--raw", path]
+        if body is not None:
+            f = os.path.join(self.workdir, "raw.json")
+            with open(f, "w") as out:
+                json.dump(body, out)
+            args += ["-f", f]
+        return self.kubectl(*args)
+
+    def partition(self, name):
+        """Every request of replica `name` reset and its open watches ended (the emulator's client rules)."""
+        client = f"c5c3-operator/{name}"
+        self.raw("create", "/sim/faults", [{"id": f"partition-{name}", "client": client, "resetConnection": True},
+                                           {"id": f"partition-{name}-watches", "client": client,
+                                            "expireWatches": True}])
+
+    def heal(self, name):
+        for rule in (f"partition-{name}", f"partition-{name}-watches"):
+            self.raw("delete", f"/sim/faults/{rule}")
+
     def leases(self):
         items = json.loads(self.kubectl("get", "leases", "-n", NAMESPACE, "-o", "json"))["items"]
         return {o["metadata"]["name"]: o["spec"].get("holderIdentity", "") for o in items}
 
-    def run(self):
+    def start_cluster(self):
+        """The emulator, the simulated world, the samples and the operator's namespace."""
         src = self.src
         self.procs.start("apiserver", [self.sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out",
                                        self.kubeconfig, "--crds", os.path.join(src, "deploy", "crds"),
@@ -101,18 +124,26 @@ class Scenario:
         apply_samples(self.kubeconfig, src)
         eventually(lambda: self.kubectl("create", "namespace", NAMESPACE, check=False) is not None and
                    self.kubectl("get", "namespace", NAMESPACE), f"namespace {NAMESPACE}", 60)
+
+    def create_orders(self, spec=None):
+        """self.n RabbitMQVhost orders in one apply (their spec: the ControlPlane reference and `spec`)."""
         docs = [{"apiVersion": "c5c3.io/v1alpha1", "kind": "RabbitMQVhost",
                  "metadata": {"name": f"vhost-{i:04d}", "namespace": ORDER_NS},
-                 "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}}} for i in range(self.n)]
+                 "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}, **(spec or {})}}
+                for i in range(self.n)]
         path = os.path.join(self.workdir, "orders.json")
         with open(path, "w") as f:
             json.dump({"apiVersion": "v1", "kind": "List", "items": docs}, f)
-        for name in ("replica-a", "replica-b", "replica-c"):
-            self.start_replica(name)
         # kubectl apply (idempotent), retried: on a loaded machine its OpenAPI read may time out.
         eventually(lambda: self.kubectl("apply", "-f", path, check=False) is not None and
                    len(self.orders()) == self.n, f"{self.n} orders created", 120, tolerate=(Exception,))
         log(f"{self.n} orders created")
+
+    def run(self):
+        self.start_cluster()
+        for name in ("replica-a", "replica-b", "replica-c"):
+            self.start_replica(name)
+        self.create_orders()
         self.wait_converged(["replica-a", "replica-b", "replica-c"], "3 replicas")
         self.assert_no_double_writers("3 replicas")
 
@@ -135,6 +166,18 @@ class Scenario:
         self.replicas["replica-b"].wait(10)
         self.wait_converged(["replica-c", "replica-d"], "after SIGKILL (Lease ran out)")
         self.assert_no_double_writers("after SIGKILL")
+
+        # A partition: replica-c reaches nothing. Its Lease lapses (it stops its orders first: its Lease
+        # counts as held only 2/3 of the duration past its last renewal), replica-d takes every order;
+        # healed, replica-c renews its Lease, rejoins the ring and takes its share back.
+        log("partition replica-c")
+        self.partition("replica-c")
+        self.wait_converged(["replica-d"], "replica-c partitioned")
+        self.assert_no_double_writers("replica-c partitioned")
+        log("heal replica-c")
+        self.heal("replica-c")
+        self.wait_converged(["replica-c", "replica-d"], "replica-c healed")
+        self.assert_no_double_writers("replica-c healed")
 
     def main(self):
         ok = False

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""N RabbitMQVhost orders shared by R sharded replicas, for each R asked (issue 17, Measure).
+
+For each replica count (and first, as the baseline, one replica without --sharding): a fresh c5c3-sim
+apiserver and c5c3-sim world, R c5c3-operator processes with distinct --shard-name (all their Leases held
+before the orders come), N orders created in one go. Printed per row:
+  - seconds until every order reads Ready=True and is held (label c5c3.io/shard) by a replica,
+  - the replicas' API requests per order until then (their rest_client_requests_total summed),
+  - their requests during the steady state that follows (Lease renewals: R per duration/3),
+  - the orders' spread (max/mean of the orders each replica holds),
+  - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
+and the ratios against the unsharded baseline of the same run. Every replica still watches every order
+(label-scoped watches are not done), so RSS per replica is not expected to fall with R; the work per
+replica is.
+
+Usage: bench/shard/bench_shard.py [--orders N] [--replicas 1,2,3,5] [--steady S] [--bin DIR] [--keep]
+Default: 3000 orders, replicas 1,2,3,5, 30 s of steady state, binaries in build/bin (tools/build).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SRC, "bench"))
+from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, stop, wait_for  # noqa: E402
+
+NAMESPACE = "c5c3-system"
+LEASE = "15s"
+
+
+def summed(metrics_urls):
+    out = {}
+    for url in metrics_urls:
+        for k, v in requests_by_method(url).items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def run(a, replicas, sharded):
+    work = tempfile.mkdtemp(prefix="c5c3-bench-shard-")
+    kubeconfig = os.path.join(work, "kubeconfig")
+    sim = os.path.join(a.bin, "c5c3-sim")
+    kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
+    ps = Processes(work)
+    procs, start = ps.procs, ps.start
+
+    def get(*args):
+        return json.loads(subprocess.run(kubectl + ["get", "--request-timeout=300s", *args, "-o", "json"], check=True,
+                                         capture_output=True, text=True).stdout)["items"]
+
+    try:
+        ps.start_emulator(sim, SRC)
+        start("world", [sim, "world", "--kubeconfig", kubeconfig])
+        samples = os.path.join(SRC, "deploy", "samples")
+        for f in ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",
+                  "world/20-clustersecretstore.yaml"]:
+            wait_for(lambda: subprocess.run(kubectl + ["apply", "-f", os.path.join(samples, f)],
+                                            capture_output=True).returncode == 0, f"apply {f}", 60)
+        subprocess.run(kubectl + ["create", "namespace", NAMESPACE], capture_output=True)
+        names = [f"replica-{i}" for i in range(replicas)]
+        metrics = []
+        for name in names:
+            port = free_port()
+            shard = ["--shard-name", name, "--shard-lease-duration", LEASE] if sharded else []
+            start(name, [os.path.join(a.bin, "c5c3-operator"), "--kubeconfig", kubeconfig, "--namespace", NAMESPACE,
+                         "--metrics-bind-address", f"127.0.0.1:{port}", "--health-probe-bind-address", "0", *shard])
+            metrics.append(f"http://127.0.0.1:{port}/metrics")
+
+        def reachable():
+            try:
+                summed(metrics)
+                return True
+            except OSError:
+                return False
+
+        wait_for(reachable, "every replica's /metrics", 60)
+        if sharded:
+            wait_for(lambda: sum(1 for o in get("leases", "-n", NAMESPACE)
+                                 if o["spec"].get("holderIdentity")) >= replicas, f"{replicas} Leases held", 60)
+        time.sleep(2)  # informers synced, the ControlPlane seen, every replica's ring complete
+        pids = {n: procs[n].pid for n in names}
+        rss0 = {n: rss_kib(p) for n, p in pids.items()}
+        cpu0 = {n: cpu_seconds(p) for n, p in pids.items()}
+        req0 = summed(metrics)
+        path = os.path.join(work, "orders.json")
+        with open(path, "w") as f:
+            json.dump({"apiVersion": "v1", "kind": "List", "items": [
+                {"apiVersion": "c5c3.io/v1alpha1", "kind": "RabbitMQVhost",
+                 "metadata": {"name": f"vhost-{i:05d}", "namespace": "tenant-a"},
+                 "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}}} for i in range(a.orders)]}, f)
+        t0 = time.time()
+        subprocess.run(kubectl + ["create", "-f", path], check=True, capture_output=True)
+        held = {}
+
+        def converged():
+            held.clear()
+            try:
+                items = get("rabbitmqvhosts", "-n", "tenant-a")
+            except subprocess.CalledProcessError:  # a list of thousands may time out on a loaded machine
+                return False
+            for o in items:
+                ready = [c for c in (o.get("status") or {}).get("conditions") or [] if c["type"] == "Ready"]
+                if not ready or ready[0]["status"] != "True":
+                    return False
+                holder = (o["metadata"].get("labels") or {}).get("c5c3.io/shard", "") if sharded else names[0]
+                if holder not in pids:
+                    return False
+                held[holder] = held.get(holder, 0) + 1
+            return sum(held.values()) == a.orders
+
+        # Polled once a second (a list of thousands of orders is work for the emulator too).
+        wait_for(lambda: converged() or time.sleep(1), f"{a.orders} orders Ready on {replicas} replicas", 3600)
+        settled = time.time() - t0
+        req1 = summed(metrics)
+        cpu = sum(cpu_seconds(p) - cpu0[n] for n, p in pids.items())
+        growth = [(rss_kib(p) - rss0[n]) / 1024 for n, p in pids.items()]
+        time.sleep(a.steady)
+        req2 = summed(metrics)
+        return {"replicas": replicas, "sharded": sharded, "settled": settled,
+                "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
+                "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
+                "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu}
+    finally:
+        stop(procs, work)
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--orders", type=int, default=3000)
+    ap.add_argument("--replicas", default="1,2,3,5")
+    ap.add_argument("--steady", type=int, default=30)
+    ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
+    ap.add_argument("--keep", action="store_true", help="keep each run's work dir (logs)")
+    a = ap.parse_args()
+    rows = [run(a, 1, False)] + [run(a, int(r), True) for r in a.replicas.split(",")]
+    base = rows[0]
+    print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against 1 unsharded replica\n")
+    print("| replicas | seconds to all Ready | requests per order | steady requests | max/mean held "
+          "| RSS growth per replica, mean / max MiB | CPU s, all replicas |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
+        print(f"| {label} | {r['settled']:.1f} ({r['settled'] / base['settled']:.2f}x) | {r['requests']:.2f} "
+              f"({r['requests'] / base['requests']:.2f}x) | {r['steady']} | {r['spread']:.3f} "
+              f"| {r['rss_mean']:.1f} / {r['rss_max']:.1f} ({r['rss_mean'] / max(base['rss_mean'], 0.1):.2f}x) "
+              f"| {r['cpu']:.1f} ({r['cpu'] / max(base['cpu'], 0.1):.2f}x) |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,4 +1,5 @@
 #include "k8s/selector.hpp"
+#include "k8s/field_value.hpp"
 
 #include <fmt/format.h>
 
@@ -381,24 +382,24 @@ std::optional<field_selector> field_selector::parse(std::string_view text, std::
   return sel;
 }
 
-bool field_selector::matches(const object& o) const {
-  for (auto& r : requirements_) {
-    // Walk the dotted path.
-    const json_value* cur = &o.json();
-    std::string_view path = r.field;
-    while (cur && !path.empty()) {
-      auto dot = path.find('.');
-      cur = member(*cur, path.substr(0, dot));
-      path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
-    }
-    std::string actual;
-    if (cur) {
-      if (cur->IsString()) actual = as_string_view(*cur);
-      else if (cur->IsBool()) actual = cur->GetBool() ? "true" : "false";
-      else if (cur->IsInt64()) actual = std::to_string(cur->GetInt64());
-    }
-    if ((actual == r.value) == r.negated) return false;
+std::string field_value(const object& o, std::string_view field) {
+  const json_value* cur = &o.json();
+  std::string_view path = field;
+  while (cur && !path.empty()) {
+    auto dot = path.find('.');
+    cur = member(*cur, path.substr(0, dot));
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
   }
+  if (!cur) return {};
+  if (cur->IsString()) return std::string(as_string_view(*cur));
+  if (cur->IsBool()) return cur->GetBool() ? "true" : "false";
+  if (cur->IsInt64()) return std::to_string(cur->GetInt64());
+  return {};
+}
+
+bool field_selector::matches(const object& o) const {
+  for (auto& r : requirements_)
+    if ((field_value(o, r.field) == r.value) == r.negated) return false;
   return true;
 }
 

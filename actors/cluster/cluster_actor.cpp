@@ -384,13 +384,23 @@ const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gv
   return nullptr;
 }
 
-std::uint64_t expect(self_ptr self, caf::response_promise rp, bool list = false) {
+// Whether every term of `fields` is one every API server selects on.
+bool server_selectable(const k8s::field_selector& fields) {
+  return std::all_of(fields.requirements().begin(), fields.requirements().end(), [](const k8s::field_requirement& r) {
+    return r.field == "metadata.name" || r.field == "metadata.namespace";
+  });
+}
+
+// `keep` (a list only): the items of the answer delivered.
+std::uint64_t expect(self_ptr self, caf::response_promise rp, bool list = false,
+                     std::function<bool(const k8s::object&)> keep = {}) {
   auto id = self->state.next_id++;
-  self->state.pending.emplace(id, [self, rp, list](op_done& d) mutable {
+  self->state.pending.emplace(id, [self, rp, list, keep = std::move(keep)](op_done& d) mutable {
     if (!d.ok) {
       if (d.err.transport()) self->state.last_error = d.err.describe();
       rp.deliver(to_error(d.err));
     } else if (list) {
+      if (keep) std::erase_if(d.list.items, [&](const k8s::object& o) { return !keep(o); });
       rp.deliver(std::move(d.list));
     } else {
       rp.deliver(std::move(d.obj));
@@ -528,21 +538,30 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       },
       [=](protocol::list_request& r) {
         auto& s = self->state;
-        if (r.source == protocol::read_from::cache && r.field_selector.empty()) {
+        auto fields = k8s::field_selector::parse(r.field_selector);
+        if (r.source == protocol::read_from::cache && fields) {
           auto request = k8s::label_selector::parse(r.label_selector);
           const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector);
           if (!e && request) e = covering_cache(s, r.gvk, r.namespace_, *request);
           if (e && request) {
             protocol::object_list out;
-            out.items = e->cache.list(r.namespace_, *request);
+            out.items = e->cache.list(r.namespace_, *request, *fields);
             out.resource_version = e->inf->last_resource_version();
             return caf::result<protocol::object_list>(std::move(out));
           }
         }
-        auto id = expect(self, self->make_response_promise(), true);
+        // A cache read the cache cannot answer goes to the API server; a
+        // field selector on fields the API server may not select on
+        // (spec.*: the cache's field index) is applied to its answer here.
+        std::function<bool(const k8s::object&)> keep;
         k8s::list_options lo;
         lo.label_selector = r.label_selector;
         lo.field_selector = r.field_selector;
+        if (r.source == protocol::read_from::cache && fields && !server_selectable(*fields)) {
+          lo.field_selector.clear();
+          keep = [f = *fields](const k8s::object& o) { return f.matches(o); };
+        }
+        auto id = expect(self, self->make_response_promise(), true, std::move(keep));
         client().list(r.gvk, r.namespace_, std::move(lo), completion<k8s::object_list>(weak(), id));
         return caf::result<protocol::object_list>(caf::delegated<protocol::object_list>());
       },

@@ -1,5 +1,7 @@
 #include "actors/cluster/informer_cache.hpp"
 
+#include "k8s/field_value.hpp"
+
 #include <algorithm>
 
 namespace c5c3::cluster {
@@ -28,6 +30,26 @@ std::optional<std::string> pinned(const k8s::label_selector& request, const std:
   return std::nullopt;
 }
 
+// The sorted field paths of `fields` when it is equalities only; nullopt
+// otherwise. The parsed selector keeps its terms sorted.
+std::optional<std::vector<std::string>> equality_paths(const k8s::field_selector& fields) {
+  std::vector<std::string> out;
+  for (const auto& r : fields.requirements()) {
+    if (r.negated) return std::nullopt;
+    out.push_back(r.field);
+  }
+  std::sort(out.begin(), out.end());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end()) return std::nullopt;
+  return out;
+}
+
+std::vector<std::string> values_at(const k8s::object& o, const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  out.reserve(paths.size());
+  for (const auto& p : paths) out.push_back(k8s::field_value(o, p));
+  return out;
+}
+
 }  // namespace
 
 informer_cache::informer_cache(const std::string& label_selector) {
@@ -50,22 +72,39 @@ void informer_cache::unindex(const k8s::object& o) {
   if (it->second.empty()) index_.erase(it);
 }
 
+void informer_cache::index_fields(const k8s::object& o) {
+  for (auto& [paths, by_values] : field_index_)
+    by_values[{std::string(o.namespace_()), values_at(o, paths)}].insert(o.key());
+}
+
+void informer_cache::unindex_fields(const k8s::object& o) {
+  for (auto& [paths, by_values] : field_index_) {
+    auto it = by_values.find({std::string(o.namespace_()), values_at(o, paths)});
+    if (it == by_values.end()) continue;
+    it->second.erase(o.key());
+    if (it->second.empty()) by_values.erase(it);
+  }
+}
+
 void informer_cache::put(const k8s::object& o) {
   auto key = o.key();
   if (auto it = store_.find(key); it != store_.end()) {
     unindex(it->second);
+    unindex_fields(it->second);
     it->second = o;
   } else {
     store_.emplace(key, o);
   }
   if (index_key_)
     if (auto v = o.label(*index_key_)) index_[std::string(*v)].insert(key);
+  index_fields(o);
 }
 
 void informer_cache::erase(const k8s::object_key& key) {
   auto it = store_.find(key);
   if (it == store_.end()) return;
   unindex(it->second);
+  unindex_fields(it->second);
   store_.erase(it);
 }
 
@@ -96,6 +135,30 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
     return out;
   }
   for (const auto& [key, o] : store_) take(o);
+  return out;
+}
+
+std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::label_selector& request,
+                                              const k8s::field_selector& fields) const {
+  if (fields.empty()) return list(ns, request);
+  auto paths = equality_paths(fields);
+  if (!paths || ns.empty()) {
+    auto out = list(ns, request);
+    std::erase_if(out, [&](const k8s::object& o) { return !fields.matches(o); });
+    return out;
+  }
+  auto [at, built] = field_index_.try_emplace(*paths);
+  if (built)
+    for (const auto& [key, o] : store_) at->second[{std::string(o.namespace_()), values_at(o, *paths)}].insert(key);
+  std::vector<std::string> want;
+  for (const auto& p : *paths)
+    for (const auto& r : fields.requirements())
+      if (r.field == p) want.push_back(r.value);
+  std::vector<k8s::object> out;
+  auto it = at->second.find({ns, want});
+  if (it == at->second.end()) return out;
+  for (const auto& key : it->second)
+    if (const auto& o = store_.at(key); request.matches(o)) out.push_back(o);
   return out;
 }
 

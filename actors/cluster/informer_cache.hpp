@@ -6,6 +6,11 @@
 // pins that key's value. A list pinning the value of the informer's first
 // `exists` key is answered from an index on that label, so an order listing
 // its own children out of every order's children touches only its own.
+// A list with a field selector of equalities (`spec.userRef.name=alice,...`)
+// is answered from an index on those fields in the namespace, built on the
+// first such list and kept by put and erase after it (controller-runtime's
+// field indexer): a KeystoneRoleAssignment's duplicate rule reads its few
+// peers, not its namespace's thousands.
 #pragma once
 
 #include "k8s/object.hpp"
@@ -33,6 +38,12 @@ class informer_cache {
   bool covers(const k8s::label_selector& request) const;
   // The objects in `ns` ("" all) matching `request`; call when covers().
   std::vector<k8s::object> list(const std::string& ns, const k8s::label_selector& request) const;
+  // The same, narrowed by `fields`; equalities only (and a namespace): from
+  // the field index. Otherwise (a `!=`, every namespace) a filtered scan.
+  std::vector<k8s::object> list(const std::string& ns, const k8s::label_selector& request,
+                                const k8s::field_selector& fields) const;
+  // Field indexes built so far (each a set of field paths).
+  std::size_t field_indexes() const { return field_index_.size(); }
 
  private:
   k8s::label_selector selector_;
@@ -40,7 +51,14 @@ class informer_cache {
   std::map<k8s::object_key, k8s::object> store_;
   std::map<std::string, std::set<k8s::object_key>> index_;  // label value -> objects
 
+  // Per set of field paths (sorted): (namespace, values) -> objects.
+  using field_values = std::vector<std::string>;
+  mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, std::set<k8s::object_key>>>
+      field_index_;
+
   void unindex(const k8s::object& o);
+  void index_fields(const k8s::object& o);
+  void unindex_fields(const k8s::object& o);
 };
 
 }  // namespace c5c3::cluster

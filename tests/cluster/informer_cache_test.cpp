@@ -1,5 +1,6 @@
-// informer_cache: which narrower lists a cache answers, and the label index
-// giving the same answer as a scan.
+// informer_cache: which narrower lists a cache answers, the label index
+// giving the same answer as a scan, and the field index (the duplicate rule
+// of KeystoneRoleAssignment) re-keyed as objects change their fields.
 #include "actors/cluster/informer_cache.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -9,6 +10,7 @@
 namespace {
 
 using c5c3::cluster::informer_cache;
+using c5c3::k8s::field_selector;
 using c5c3::k8s::label_selector;
 using c5c3::k8s::object;
 
@@ -18,6 +20,14 @@ object labelled(const std::string& ns, const std::string& name, const std::strin
 }
 
 label_selector sel(const std::string& s) { return *label_selector::parse(s); }
+
+object assignment(const std::string& ns, const std::string& name, const std::string& user, const std::string& role) {
+  return *object::parse(R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneRoleAssignment","metadata":{"namespace":")" +
+                        ns + R"(","name":")" + name + R"("},"spec":{"userRef":{"name":")" + user +
+                        R"("},"projectRef":{"name":"team"},"role":")" + role + R"("}})");
+}
+
+field_selector fields(const std::string& s) { return *field_selector::parse(s); }
 
 std::string names(const std::vector<object>& objs) {
   std::string out;
@@ -76,6 +86,39 @@ BOOST_AUTO_TEST_CASE(index_answers_as_a_scan_does_through_updates_and_deletes) {
   BOOST_TEST(names(c.list("", sel("o=b"))) == "a1,");
   BOOST_TEST(c.find(c5c3::k8s::object_key{"ns1", "b1"}) == nullptr);
   BOOST_TEST(c.objects().size() == 3u);
+}
+
+// A list by spec fields reads the objects with those values in the
+// namespace; the index built on the first list follows puts that change a
+// field (the object moves to its new key), erases, and later arrivals.
+BOOST_AUTO_TEST_CASE(field_index_follows_changes_of_the_indexed_fields) {
+  informer_cache c;
+  c.put(assignment("a", "ra-1", "alice", "member"));
+  c.put(assignment("a", "ra-2", "alice", "member"));
+  c.put(assignment("a", "ra-3", "bob", "member"));
+  c.put(assignment("b", "ra-4", "alice", "member"));
+  const auto alice = fields("spec.userRef.name=alice,spec.projectRef.name=team,spec.role=member");
+  const auto bob = fields("spec.role=member,spec.userRef.name=bob,spec.projectRef.name=team");
+  BOOST_TEST(c.field_indexes() == 0u);
+  BOOST_TEST(names(c.list("a", sel(""), alice)) == "ra-1,ra-2,");
+  BOOST_TEST(c.field_indexes() == 1u);
+  BOOST_TEST(names(c.list("a", sel(""), bob)) == "ra-3,");  // the same paths in another order: the same index
+  BOOST_TEST(c.field_indexes() == 1u);
+  BOOST_TEST(names(c.list("b", sel(""), alice)) == "ra-4,");
+
+  c.put(assignment("a", "ra-1", "bob", "member"));  // changes its user
+  BOOST_TEST(names(c.list("a", sel(""), alice)) == "ra-2,");
+  BOOST_TEST(names(c.list("a", sel(""), bob)) == "ra-1,ra-3,");
+  c.erase({"a", "ra-2"});
+  BOOST_TEST(names(c.list("a", sel(""), alice)) == "");
+  c.put(assignment("a", "ra-5", "alice", "member"));
+  c.put(assignment("a", "ra-6", "alice", "reader"));
+  BOOST_TEST(names(c.list("a", sel(""), alice)) == "ra-5,");
+
+  // What the index cannot answer is scanned: a `!=`, every namespace.
+  BOOST_TEST(names(c.list("a", sel(""), fields("spec.userRef.name!=bob"))) == "ra-5,ra-6,");
+  BOOST_TEST(names(c.list("", sel(""), alice)) == "ra-5,ra-4,");
+  BOOST_TEST(names(c.list("a", sel(""), field_selector{})) == "ra-1,ra-3,ra-5,ra-6,");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

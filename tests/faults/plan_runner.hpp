@@ -10,8 +10,13 @@
 //   S(false)                     the emulator, world and prerequisites, no operator
 //   std::string add(fault_rule)  a rule on the operator's requests only
 //   void start_operator(), stop_operator()
-//   void begin()                 what the scenario writes once the operator runs
-//   std::string not_ready()      "" once every order is Ready
+//   std::vector<scenario_step> steps()
+//                                what the scenario writes once the operator
+//                                runs, step by step (create, change, rotate,
+//                                delete), each with what is still to happen
+//                                before the next step; or, for a one-step
+//                                scenario, void begin() and
+//                                std::string not_ready() ("" once every order is Ready)
 //   std::vector<std::string> order_names()
 //   std::string order_state(name)  what the oracle compares of one order
 //   void expect_reference()      the oracle of a fault-free run, by assertions
@@ -30,6 +35,7 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,6 +58,15 @@ inline std::string describe(const outcome& o) {
   return out;
 }
 
+// One step of a scenario: what the test writes, and what is still to
+// happen before the next step ("" once it has: every order Ready, a changed
+// order's new generation observed, a deleted order gone).
+struct scenario_step {
+  std::string name;
+  std::function<void()> act;
+  std::function<std::string()> pending;
+};
+
 template <class S>
 struct plan_run : S {
   plan_run() : S(false) {}
@@ -68,7 +83,12 @@ struct plan_run : S {
   // No operator request for half a second.
   bool settled() { return no_requests_for(*this->operator_requests, 500ms); }
 
-  bool all_ready() { return this->not_ready().empty(); }
+  std::vector<scenario_step> scenario_steps() {
+    if constexpr (requires(S& s) { s.steps(); })
+      return this->steps();
+    else
+      return {{"create", [this] { this->begin(); }, [this] { return this->not_ready(); }}};
+  }
 
   outcome observe() {
     outcome o;
@@ -78,37 +98,55 @@ struct plan_run : S {
     return o;
   }
 
-  // The scenario, perturbed by `p` when given. Returns whether the plan's
-  // rules fired (a point the run never reached does not).
+  // Once the rules of a crash or a stale view fired: the crash stops the
+  // operator, removes them and starts it again with empty caches; the
+  // stale view is held until the operator made a few more writes on it, or
+  // went quiet waiting for the held events, then released.
+  void perturb(const plan& p, const std::vector<std::string>& ids) {
+    if (p.restart) {
+      this->stop_operator();
+      for (auto& id : ids) this->server.remove_fault(id);
+      this->start_operator();
+      return;
+    }
+    const int until = p.point + p.release_after_writes;
+    eventually([&] { return writes_so_far() >= until || settled(); }, 20);
+    for (auto& id : ids) this->server.remove_fault(id);
+  }
+
+  // The scenario, step by step, perturbed by `p` when given. Returns whether
+  // the plan's rules fired (a point the run never reached does not).
   bool run(const plan* p) {
     std::vector<std::string> ids;
     if (p)
       for (auto r : p->rules) ids.push_back(this->add(std::move(r)));
     this->start_operator();
-    this->begin();
-    bool reached = true;
-    auto fired_or_done = [&] { return fired(ids) > 0 || (all_ready() && settled()); };
-    if (p && p->restart) {
-      // The crash: every request after the Nth write is reset; once one
-      // was (or the run converged without another), the operator stops
-      // and starts again with empty caches.
-      BOOST_TEST_REQUIRE(eventually(fired_or_done, plan_converge_seconds));
-      reached = fired(ids) > 0;
-      this->stop_operator();
-      for (auto& id : ids) this->server.remove_fault(id);
-      this->start_operator();
-    } else if (p && p->kind == plan_kind::stale_view) {
-      BOOST_TEST_REQUIRE(eventually(fired_or_done, plan_converge_seconds));
-      reached = fired(ids) > 0;
-      // Held until the operator made a few more writes on its stale view,
-      // or went quiet waiting for the held events.
-      const int until = p->point + p->release_after_writes;
-      eventually([&] { return writes_so_far() >= until || settled(); }, 20);
-      for (auto& id : ids) this->server.remove_fault(id);
+    bool awaiting = p && (p->restart || p->kind == plan_kind::stale_view);
+    bool reached = false;
+    auto steps = scenario_steps();
+    for (auto& step : steps) {
+      step.act();
+      if (awaiting) {
+        BOOST_TEST_REQUIRE(eventually([&] { return fired(ids) > 0 || (step.pending().empty() && settled()); },
+                                      plan_converge_seconds),
+                           step.name << ": " << step.pending());
+        if (fired(ids) > 0) {
+          reached = true;
+          awaiting = false;
+          perturb(*p, ids);
+        }
+      }
+      BOOST_TEST_REQUIRE(eventually([&] { return step.pending().empty(); }, plan_converge_seconds),
+                         step.name << ": " << step.pending());
+      BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
     }
-    BOOST_TEST_REQUIRE(eventually([&] { return all_ready(); }, plan_converge_seconds),
-                       "not Ready: " << this->not_ready());
-    BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
+    if (awaiting) {
+      // Never reached: a crash restarts the converged run all the same.
+      perturb(*p, ids);
+      BOOST_TEST_REQUIRE(eventually([&] { return steps.back().pending().empty(); }, plan_converge_seconds),
+                         steps.back().name << ": " << steps.back().pending());
+      BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
+    }
     if (p && !p->restart && p->kind != plan_kind::stale_view) reached = fired(ids) > 0;
     return reached;
   }

@@ -13,8 +13,7 @@
 // `all`, or a plan's name (C5C3_FAULT_PLANS=crash@3).
 #include "actors/c5c3/korc/control_plane.hpp"
 #include "sim/world/clouds_yaml.hpp"
-#include "tests/faults/plan_runner.hpp"
-#include "tests/keystone_actor/keystone_fixture.hpp"
+#include "tests/faults/keystone_scenario.hpp"
 
 namespace c5c3::testing {
 namespace {
@@ -22,16 +21,11 @@ namespace {
 const std::vector<std::string> plan_users{"alice", "bob"};
 const std::string user_resource = "keystoneusers.c5c3.io";
 
-struct keystoneuser_scenario : keystone_fixture {
-  explicit keystoneuser_scenario(bool start) : keystone_fixture(start) {}
-
-  std::string add(sim::fault_rule r) {
-    r.client = operator_token;
-    return server.add_fault(std::move(r));
-  }
+struct keystoneuser_scenario : faults::keystone_scenario {
+  explicit keystoneuser_scenario(bool start) : keystone_scenario(start) {}
 
   void begin() {
-    BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+    await_synced();
     for (auto& name : plan_users) create(user_order(name));
   }
 
@@ -39,10 +33,7 @@ struct keystoneuser_scenario : keystone_fixture {
 
   std::string not_ready() const {
     std::string out;
-    for (auto& name : plan_users)
-      if (!ready(user_resource, name))
-        out += name + "(UserReady=" + reason(user_resource, name, "UserReady") +
-               " DeliveryReady=" + reason(user_resource, name, "DeliveryReady") + ") ";
+    for (auto& name : plan_users) out += keystone_scenario::not_ready(user_resource, name, {"UserReady", "DeliveryReady"});
     return out;
   }
 

@@ -181,6 +181,19 @@ struct keystone_fixture {
         .receive([&](protocol::order_probe& p) { out = p.passes_started; }, [](caf::error&) {});
     return out;
   }
+  // POST /v3/auth/tokens with an application credential: the status, and the
+  // token's project name.
+  std::pair<int, std::string> authenticate(const std::string& id, const std::string& secret) const {
+    auto reply = identity->send(
+        {"POST", "/v3/auth/tokens",
+         R"({"auth":{"identity":{"methods":["application_credential"],"application_credential":{"id":")" + id +
+             R"(","secret":")" + secret + R"("}}}})",
+         ""});
+    std::string project;
+    if (reply.status == 201)
+      if (auto body = k8s::object::parse(reply.body)) project = std::string(body->get_string({"token", "project", "name"}));
+    return {reply.status, project};
+  }
   void quiet() {
     BOOST_TEST_REQUIRE(eventually([&] { return no_requests_for(*operator_requests, 500ms); }));
   }
@@ -199,6 +212,28 @@ inline std::string project_order(const std::string& name) {
   return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneProject","metadata":{"name":")" + name +
          R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"}}})";
 }
+
+// A KeystoneRoleAssignment of tenant-a.
+inline std::string assignment_order(const std::string& name, const std::string& user, const std::string& project,
+                                    const std::string& role = "member") {
+  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneRoleAssignment","metadata":{"name":")" + name +
+         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
+         R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("},"role":")" + role + R"("}})";
+}
+
+// A KeystoneCatalogEntry of tenant-a, type dns: a public endpoint, and an internal one.
+inline std::string catalog_order(const std::string& name, const std::string& service, bool internal) {
+  std::string endpoints = R"([{"interface":"public","url":"https://dns.example.test/v2"})";
+  if (internal) endpoints += R"(,{"interface":"internal","url":"http://designate.openstack.svc:9001/v2"})";
+  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneCatalogEntry","metadata":{"name":")" + name +
+         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
+         R"("serviceType":"dns","serviceName":")" + service + R"(","endpoints":)" + endpoints + "]}}";
+}
+
+// The ControlPlane's namespaceAssignments with the member role and catalog entries allowed in tenant-a.
+inline const std::string consent_everywhere =
+    R"({"spec":{"namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"],)"
+    R"("allowCatalogEntries":true},{"namespace":"tenant-b","targetClusterRef":{"name":"edge-1"}}]}})";
 
 inline const k8s::gvk user_gvk{"c5c3.io", "v1alpha1", "KeystoneUser"};
 inline const k8s::gvk project_gvk{"c5c3.io", "v1alpha1", "KeystoneProject"};

@@ -29,30 +29,11 @@ const k8s::gvk control_plane_gvk{"c5c3.io", "v1alpha1", "ControlPlane"};
 const std::string assignments_resource = "keystoneroleassignments.c5c3.io";
 const std::string catalog_resource = "keystonecatalogentries.c5c3.io";
 
-std::string assignment_order(const std::string& name, const std::string& user, const std::string& project,
-                             const std::string& role = "member") {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneRoleAssignment","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("},"role":")" + role + R"("}})";
-}
-
 std::string credential_order(const std::string& name, const std::string& user, const std::string& project) {
   return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneApplicationCredential","metadata":{"name":")" + name +
          R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
          R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("}}})";
 }
-
-std::string catalog_order(const std::string& name, const std::string& service, bool internal) {
-  std::string endpoints = R"([{"interface":"public","url":"https://dns.example.test/v2"})";
-  if (internal) endpoints += R"(,{"interface":"internal","url":"http://designate.openstack.svc:9001/v2"})";
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneCatalogEntry","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("serviceType":"dns","serviceName":")" + service + R"(","endpoints":)" + endpoints + "]}}";
-}
-
-const std::string consent_everywhere =
-    R"({"spec":{"namespaceAssignments":[{"namespace":"tenant-a","allowedRoles":["member"],)"
-    R"("allowCatalogEntries":true},{"namespace":"tenant-b","targetClusterRef":{"name":"edge-1"}}]}})";
 
 struct orders_fixture : keystone_fixture {
   bool ready_order(const std::string& resource, const std::string& name) { return ready(resource, name); }
@@ -163,6 +144,38 @@ BOOST_FIXTURE_TEST_CASE(duplicates_and_the_credential_hold, orders_fixture) {
     BOOST_TEST(eventually([&] { return keystone->assigned("member", "alice", "team"); }));
     BOOST_TEST(probe(assignments).referenced_wakes > 0u);
   }
+}
+
+// The peers slot reads the order cache's field index on (user, project,
+// role): among assignments of other users of the same project, only the
+// order with the same three is a duplicate; the younger takes over when the
+// older goes, and the next one is the duplicate of the one that took over.
+BOOST_FIXTURE_TEST_CASE(duplicates_through_the_field_index, orders_fixture) {
+  create(project_order("team"));
+  for (auto u : {"alice", "u-0", "u-1", "u-2"}) create(user_order(u));
+  create(assignment_order("ra-old", "alice", "team"));
+  BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, "ra-old"); }));
+  for (auto u : {"u-0", "u-1", "u-2"}) create(assignment_order(std::string("ra-") + u, u, "team"));
+  create(assignment_order("ra-young", "alice", "team"));
+  BOOST_TEST_REQUIRE(eventually([&] {
+    return reason(assignments_resource, "ra-young", "AssignmentReady") == "DuplicateRoleAssignment";
+  }));
+  BOOST_TEST(message(assignments_resource, "ra-young", "AssignmentReady").find("KeystoneRoleAssignment tenant-a/ra-old (older)") !=
+             std::string::npos);
+  for (auto u : {"u-0", "u-1", "u-2"})
+    BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, std::string("ra-") + u); }), u);
+
+  BOOST_TEST_REQUIRE(world->remove(assignment_gvk, "tenant-a", "ra-old").ok());
+  BOOST_TEST_REQUIRE(eventually([&] { return !get(assignments_resource, "ra-old"); }));
+  BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, "ra-young"); }),
+                     reason(assignments_resource, "ra-young", "AssignmentReady"));
+  create(assignment_order("ra-third", "alice", "team"));
+  BOOST_TEST_REQUIRE(eventually([&] {
+    return reason(assignments_resource, "ra-third", "AssignmentReady") == "DuplicateRoleAssignment";
+  }));
+  BOOST_TEST(message(assignments_resource, "ra-third", "AssignmentReady").find("KeystoneRoleAssignment tenant-a/ra-young (older)") !=
+             std::string::npos);
+  BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-third") == 0u);
 }
 
 // 100 assignments of ten users who do not exist yet on ten projects (each

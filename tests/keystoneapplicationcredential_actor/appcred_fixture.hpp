@@ -98,19 +98,6 @@ struct appcred_fixture : keystone_fixture {
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
   }
-  // POST /v3/auth/tokens with an application credential: the status, and the
-  // token's project name.
-  std::pair<int, std::string> authenticate(const std::string& id, const std::string& secret) const {
-    auto reply = identity->send(
-        {"POST", "/v3/auth/tokens",
-         R"({"auth":{"identity":{"methods":["application_credential"],"application_credential":{"id":")" + id +
-             R"(","secret":")" + secret + R"("}}}})",
-         ""});
-    std::string project;
-    if (reply.status == 201)
-      if (auto body = k8s::object::parse(reply.body)) project = std::string(body->get_string({"token", "project", "name"}));
-    return {reply.status, project};
-  }
   // The member role for alice on team through a KeystoneRoleAssignment (the
   // assignment host grants it and reports status.roleID).
   void assign_member_role(const std::string& name = "ra-1") {

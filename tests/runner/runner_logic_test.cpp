@@ -8,6 +8,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <tuple>
+
 namespace c5c3::testing {
 namespace {
 
@@ -104,7 +106,7 @@ BOOST_AUTO_TEST_CASE(an_answer_lands_in_the_slots_that_hold_its_object) {
   auto k = widget::declaration();
   rt::sense_snapshot s;
   s.key = {"", "default", "w"};
-  s.slots["maps"] = rt::slot_result{{cm("a", "1")}, true, true, false, "default", ""};
+  s.slots["maps"] = rt::slot_result{{cm("a", "1")}, true, true, false, "default", "", ""};
   struct row {
     const char* what;
     rt::child_write w;
@@ -136,6 +138,23 @@ BOOST_AUTO_TEST_CASE(an_answer_lands_in_the_slots_that_hold_its_object) {
       for (const auto& o : snap.list("maps")) got.push_back(std::string(o.name()) + "@" + std::string(o.resource_version()));
       BOOST_TEST(got == r.after, boost::test_tools::per_element());
     }
+  }
+}
+
+// A listed slot narrowed by a field selector (locator::fields) holds what
+// matches it only, so the memo and the folds keep to the same objects the
+// cache's field index answered.
+BOOST_AUTO_TEST_CASE(a_listed_slot_narrowed_by_fields_holds_only_what_matches_them) {
+  const auto slot = rt::listed("maps", {"", "v1", "ConfigMap"}, "", rt::namespace_role::order);
+  const protocol::order_key order{"", "default", "w"};
+  rt::slot_result res;
+  res.read = true;
+  res.namespace_ = "default";
+  for (auto [fields, size, holds] : {std::tuple{"data.size=big", "big", true}, std::tuple{"data.size=big", "s", false},
+                                     std::tuple{"", "s", true}}) {
+    res.fields = fields;
+    BOOST_TEST(rt::slot_holds(slot, res, slot.cluster, cm("a", "1", size), widget::keys, order) == holds,
+               fields << " / " << size);
   }
 }
 

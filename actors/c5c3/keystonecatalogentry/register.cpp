@@ -76,10 +76,15 @@ register_plan register_catalog_entry(const register_snapshot& s) {
       find_named(s.services, "Service", n.probe()),
       korc::unmanaged_import_filtered("Service", n.probe(), ns, {{"name", o.service_name}, {"type", o.service_type}},
                                       creds),
-      false,
+      true,
       s.read_by_name};
   auto gate = korc::probe_gate(pin);
-  for (auto& w : gate.writes) p.writes.push_back(std::move(w));
+  // Passing the gate, its writes are the probe's delete: written after the
+  // Service, the Region import and the Endpoints, so a restart between them
+  // finds the Service (and drops the probe on the owned path), never
+  // neither, and makes no second probe.
+  std::vector<child_write> probe_drop;
+  for (auto& w : gate.writes) (gate.proceed ? probe_drop : p.writes).push_back(std::move(w));
   if (!gate.refusal.empty())
     return set(false, reason_catalog_error, "probing for a pre-existing service: " + gate.refusal, std::nullopt);
   if (!gate.proceed) {
@@ -122,6 +127,7 @@ register_plan register_catalog_entry(const register_snapshot& s) {
       writing = true;
     }
   }
+  for (auto& w : probe_drop) p.writes.push_back(std::move(w));
 
   // status.endpoints, rebuilt from what is listed.
   p.status.service_name = o.service_name;

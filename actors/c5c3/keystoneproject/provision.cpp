@@ -56,10 +56,15 @@ provision_plan provision_project(const provision_snapshot& s) {
                              find_named(s.projects, n.project()),
                              find_named(s.projects, n.probe()),
                              korc::unmanaged_import("Project", n.probe(), ns, o.project_name, domain_ref, creds),
-                             false,
+                             true,
                              s.read_by_name};
   auto gate = korc::probe_gate(pin);
-  p.writes = std::move(gate.writes);
+  // Passing the gate, its writes are the probe's delete: written after the
+  // managed Project, so a restart between the two finds the Project (and
+  // drops the probe on the owned path), never neither, and makes no second
+  // probe (the fault plans' crash after the probe's delete did).
+  std::vector<child_write> probe_drop;
+  (gate.proceed ? probe_drop : p.writes) = std::move(gate.writes);
   if (!gate.refusal.empty())
     return fail(reason_project_error, "probing for a pre-existing project: " + gate.refusal, std::nullopt);
   if (!gate.proceed) {
@@ -82,11 +87,11 @@ provision_plan provision_project(const provision_snapshot& s) {
   auto ensured = ensure_order_child(
       o.id.ref, korc::managed_project(n.project(), ns, o.project_name, domain_ref, creds), live);
   if (ensured.refused()) return fail(reason_project_error, "ensuring the managed Project: " + ensured.refusal, std::nullopt);
-  if (ensured.write) {
-    p.writes.push_back(*ensured.write);
+  if (ensured.write) p.writes.push_back(*ensured.write);
+  for (auto& w : probe_drop) p.writes.push_back(std::move(w));
+  if (ensured.write)
     return fail(reason_waiting_for_project, fmt::format("Project {} is being written", key(n.project())),
                 korc_requeue_after);
-  }
 
   // 4. A latched transport error first; then terminal, then pending.
   const std::string project_key = key(live->name());

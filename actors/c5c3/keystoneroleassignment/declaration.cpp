@@ -4,6 +4,8 @@
 #include "actors/c5c3/korc/order_declaration.hpp"
 #include "actors/c5c3/korc/holds.hpp"
 #include "actors/c5c3/korc/references.hpp"
+#include "k8s/field_value.hpp"
+#include "k8s/selector.hpp"
 
 namespace c5c3::c5c3::keystoneroleassignment {
 
@@ -15,13 +17,16 @@ namespace {
 
 rt::ownership_keys keys() { return korc::ownership_keys_of(label_keys()); }
 
-// The KeystoneRoleAssignments of a live order's namespace on its cluster.
+// The KeystoneRoleAssignments of a live order's namespace on its cluster
+// with its user, project and role (the duplicate rule's key): from the order
+// cache's field index on those three fields, so a pass reads the order's few
+// peers whatever the namespace holds.
 rt::read_slot peers_slot() {
   auto slot = rt::listed(std::string(slot_peers), order_gvk(), "", rt::namespace_role::order, true);
   slot.cluster = rt::cluster_role::order;
   slot.locate = [](const rt::sense_snapshot& s) -> std::optional<rt::locator> {
     if (s.order.terminating()) return std::nullopt;
-    return rt::locator{};
+    return rt::locator{std::nullopt, "", peer_fields(s.order)};
   };
   return slot;
 }
@@ -33,6 +38,13 @@ bool peer_update_passes(const k8s::object& old, const k8s::object& now) {
 }
 
 }  // namespace
+
+std::string peer_fields(const k8s::object& order) {
+  std::vector<k8s::field_requirement> terms;
+  for (const auto* path : {"spec.userRef.name", "spec.projectRef.name", "spec.role"})
+    terms.push_back({path, false, k8s::field_value(order, path)});
+  return k8s::field_selector(std::move(terms)).to_string();
+}
 
 std::vector<rt::read_slot> reads() {
   const auto k = keys();

@@ -18,6 +18,9 @@
 namespace c5c3::c5c3::keystoneroleassignment {
 
 k8s::gvk order_gvk();
+// The field selector of the peers slot: the order's spec.userRef.name,
+// spec.projectRef.name and spec.role, the keys of the duplicate rule.
+std::string peer_fields(const k8s::object& order);
 std::vector<runtime::read_slot> reads();
 std::vector<runtime::reference_field> references();
 pass_snapshot snapshot_of(const runtime::sense_snapshot& s);

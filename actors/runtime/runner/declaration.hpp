@@ -49,6 +49,10 @@ enum class read_mode : std::uint8_t {
 struct locator {
   std::optional<std::string> namespace_;
   std::string name;
+  // listed: a field selector of equalities narrowing the list
+  // (`spec.userRef.name=alice,spec.role=member`), answered from the cache's
+  // field index on those fields: the few objects sharing them, not a scan.
+  std::string fields = {};
 };
 // Pure: where to read, from what the pass has sensed so far (the order, the
 // ControlPlane, the slots named in `after`); nullopt: nothing to read.

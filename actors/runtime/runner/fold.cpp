@@ -49,7 +49,8 @@ bool slot_holds(const read_slot& slot, const slot_result& result, cluster_role r
       return o.name() == result.name && o.namespace_() == result.namespace_;
     case read_mode::listed: {
       auto sel = k8s::label_selector::parse(slot.selector);
-      return sel && sel->matches(o);
+      auto fields = k8s::field_selector::parse(result.fields);
+      return sel && sel->matches(o) && fields && fields->matches(o);
     }
   }
   return false;

@@ -72,12 +72,12 @@ caf::duration read_timeout(const run_ptr& r, proto::read_from from) {
 }
 
 void read_list(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
-               std::string selector, std::function<bool(const k8s::object&)> keep) {
+               std::string selector, std::function<bool(const k8s::object&)> keep, std::string fields = {}) {
   ++j->pending;
   if (slot.uncached) out.live = true;
   r->self()
       ->request(r->cluster_of(slot.cluster), read_timeout(r, source_of(slot)),
-                proto::list_request{slot.gvk, out.namespace_, std::move(selector), "", source_of(slot)})
+                proto::list_request{slot.gvk, out.namespace_, std::move(selector), std::move(fields), source_of(slot)})
       .then(
           [j, &out, keep](proto::object_list& l) {
             for (auto& o : l.items)
@@ -130,7 +130,8 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
       if (!loc) return;
       out.read = true;
       out.namespace_ = loc->namespace_.value_or(namespace_of(r, slot.ns));
-      read_list(r, j, slot, out, slot.selector, {});
+      out.fields = loc->fields;
+      read_list(r, j, slot, out, slot.selector, {}, loc->fields);
       return;
     }
     case read_mode::named: {

@@ -31,6 +31,7 @@ struct slot_result {
   bool live = false;               // read from the API server this pass
   std::string namespace_;          // where it was read
   std::string name;                // named: the name it looked for
+  std::string fields;              // listed: the field selector it narrowed by (locator::fields)
 };
 
 // A write marked report_failure that failed this pass: what it was and what

@@ -4,8 +4,10 @@
 
 #include "actors/runtime/predicate.hpp"
 #include "actors/runtime/reference_index.hpp"
+#include "actors/runtime/shard/claim.hpp"
 #include "actors/runtime/shard/claim_writer.hpp"
 #include "actors/runtime/shard/shard_metrics.hpp"
+#include "k8s/log.hpp"
 #include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/shard.hpp"
@@ -55,6 +57,7 @@ struct host_state {
   std::unique_ptr<shard::shard_metrics> sm;  // sharded with a registry
   std::chrono::steady_clock::time_point view_changed;
   std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
+  std::map<order_key, int> claim_failures;  // failed claims or releases in a row, per order
 
   controller_metrics* m() const { return cfg.metrics.get(); }
 
@@ -183,19 +186,30 @@ struct host_state {
         bool claim = d == shard::decision::claim;
         auto patch = claim ? shard::claim_patch(gate.me(), rv) : shard::release_patch(rv);
         shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
-                           [this, key, claim, rv](const k8s::object& written) {
+                           [this, key, claim, rv](const k8s::object& written, const std::string& refused) {
           gate.end_write(key);
           bool ok = static_cast<bool>(written);
           if (ok && sm) (claim ? sm->claims : sm->releases).inc();
           if (ok && claim) claimed[key] = view_changed;
           // Success: the answer is the order's latest version unless an
           // event came meanwhile (then that one is decided again). A failure
-          // (a conflict: a newer version, or another claimant) is decided
-          // again after a moment.
+          // is decided again after a while: a conflict (a newer version, or
+          // another claimant) soon; a refusal (a 403) backs off to 30 s and is
+          // logged at the first failure in a row, not at every retry.
           const auto* latest = gate.latest(key);
           if (ok && latest && latest->resource_version() == rv) gate.record(key, written);
-          if (ok) self->send(self, shard_eval_atom::value, key);
-          else self->delayed_send(self, std::chrono::milliseconds(250), shard_eval_atom::value, key);
+          if (ok) {
+            claim_failures.erase(key);
+            self->send(self, shard_eval_atom::value, key);
+            return;
+          }
+          int n = ++claim_failures[key];
+          if (!refused.empty() && n == 1)
+            k8s::log::root().named("shard").error(
+                claim ? "shard claim failed" : "shard release failed", refused,
+                {{"kind", cfg.order_kind.kind}, {"namespace", key.namespace_}, {"name", key.name},
+                 {"cluster", key.cluster}});
+          self->delayed_send(self, shard::claim_retry_delay(n), shard_eval_atom::value, key);
         });
         return;
       }
@@ -204,6 +218,7 @@ struct host_state {
   }
 
   void evaluate(const order_key& key) {
+    if (!gate.latest(key)) claim_failures.erase(key);
     if (stopping || !gate.latest(key)) return;
     act(key, gate.decide(key, orders.count(key) > 0));
   }

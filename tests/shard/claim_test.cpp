@@ -25,6 +25,14 @@ std::string key_owned_by(const ring& r, const std::string& want) {
 
 BOOST_AUTO_TEST_SUITE(claim_decision)
 
+BOOST_AUTO_TEST_CASE(a_failed_claim_backs_off_to_thirty_seconds) {
+  BOOST_TEST(claim_retry_delay(1).count() == 250);
+  BOOST_TEST(claim_retry_delay(2).count() == 500);
+  BOOST_TEST(claim_retry_delay(5).count() == 4000);
+  BOOST_TEST(claim_retry_delay(8).count() == 30000);  // 32 s capped
+  BOOST_TEST(claim_retry_delay(1000).count() == 30000);
+}
+
 BOOST_AUTO_TEST_CASE(the_table) {
   const ring abc({"a", "b", "c"});
   const ring ab({"a", "b"});  // c's Lease expired

@@ -52,4 +52,11 @@ std::string release_patch(const std::string& resource_version) {
          ",\"labels\":{\"" + claim_label + "\":null}}}";
 }
 
+std::chrono::milliseconds claim_retry_delay(int failures) {
+  constexpr std::chrono::milliseconds first{250}, most{30'000};
+  auto d = first;
+  for (int i = 1; i < failures && d < most; ++i) d *= 2;
+  return std::min(d, most);
+}
+
 }  // namespace c5c3::runtime::shard

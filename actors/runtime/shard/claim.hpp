@@ -21,6 +21,7 @@
 
 #include "actors/runtime/shard/ring.hpp"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,10 @@ decision decide(const claim_input& in);
 // resourceVersion as the precondition.
 std::string claim_patch(const std::string& me, const std::string& resource_version);
 std::string release_patch(const std::string& resource_version);
+
+// How long after the n-th failed claim or release in a row (n >= 1) the order
+// is decided again: 250 ms, doubling, at most 30 s (a refusal that lasts, a
+// 403, costs one request per order every 30 s, not four a second).
+std::chrono::milliseconds claim_retry_delay(int failures);
 
 }  // namespace c5c3::runtime::shard

@@ -1,6 +1,5 @@
 #include "actors/runtime/shard/claim_writer.hpp"
 
-#include "k8s/log.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/cluster_io.hpp"
 #include "protocol/clusters.hpp"
@@ -12,7 +11,7 @@
 namespace c5c3::runtime::shard {
 
 void write_claim(caf::event_based_actor* self, const shard_options& opts, const k8s::gvk& kind,
-                 const protocol::order_key& key, std::string patch, std::function<void(const k8s::object&)> done) {
+                 const protocol::order_key& key, std::string patch, claim_done done) {
   protocol::patch_request req;
   req.ref = {kind, key.namespace_, key.name};
   req.type = protocol::patch_type::merge;
@@ -20,21 +19,17 @@ void write_claim(caf::event_based_actor* self, const shard_options& opts, const 
   req.options.field_manager = opts.field_manager;
   self->request(opts.clusters, std::chrono::seconds(10), protocol::lookup_cluster_atom::value, key.cluster)
       .then(
-          [self, req = std::move(req), done, kind = kind.kind, key](const caf::actor& cluster) mutable {
+          [self, req = std::move(req), done](const caf::actor& cluster) mutable {
             self->request(cluster, std::chrono::seconds(30), std::move(req))
-                .then([done](const k8s::object& o) { done(o); },
-                      [done, kind, key](const caf::error& e) {
+                .then([done](const k8s::object& o) { done(o, {}); },
+                      [done](const caf::error& e) {
                         // A conflict (a newer version, another claimant) is the
                         // precondition at work; anything else (a 403: the rules
                         // lack a patch of the order kind) is the operator's to see.
-                        if (!protocol::is_conflict(e))
-                          k8s::log::root().named("shard").error(
-                              "shard claim failed", protocol::describe(e),
-                              {{"kind", kind}, {"namespace", key.namespace_}, {"name", key.name}, {"cluster", key.cluster}});
-                        done({});
+                        done({}, protocol::is_conflict(e) ? std::string() : protocol::describe(e));
                       });
           },
-          [done](const caf::error&) { done({}); });
+          [done](const caf::error& e) { done({}, protocol::describe(e)); });
 }
 
 }  // namespace c5c3::runtime::shard

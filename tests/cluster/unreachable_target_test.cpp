@@ -119,9 +119,11 @@ BOOST_FIXTURE_TEST_CASE(passes_hanging_on_a_dark_target_do_not_hold_up_managemen
     for (const auto& k : keys) n += rec->count(k) - 1;
     return n;
   };
+  // (At least two passes: under load a hung pass may time out after 10 s and
+  // be retried before this looks, so the count may be past two by then.)
   BOOST_TEST_REQUIRE(eventually([&] {
     auto p = pool(std::nullopt);  // all pools: only the target's passes run now
-    return p.in_use == 2 && p.waiting == 1 && hung() == 2;
+    return p.in_use == 2 && p.waiting == 1 && hung() >= 2;
   }));
 
   // An order on the management cluster converges meanwhile. With one token

@@ -2,6 +2,7 @@
 
 #include "actors/monitoring/activation.hpp"
 #include "actors/monitoring/constants.hpp"
+#include "actors/monitoring/crd_bootstrap.hpp"
 #include "actors/monitoring/grafana.hpp"
 #include "actors/monitoring/grafana_client.hpp"
 #include "actors/runtime/event_recorder.hpp"
@@ -19,10 +20,21 @@ caf::actor spawn_grafana(caf::actor_system& sys, controllers_options opts) {
   grafana_settings g;
   g.requeue_after = opts.flags.requeue_after_duration;
   g.timeout = opts.service_timeout;
+  // Upstream's config.go: the group's CRDs (GrafanaDashboard, GrafanaDatasource,
+  // AppBinding) created or updated and waited for until Established; the
+  // bootstrap logs the outcome (a failure names the CRD; upstream exits, the
+  // process here keeps serving). The activation starts each host at the
+  // first sight of its CRD, so hosts follow the CRDs the bootstrap makes.
+  crd_bootstrap_options bo;
+  bo.clusters = opts.clusters;
+  bo.field_manager = opts.field_manager;
+  bo.log = opts.log.named("crd-bootstrap");
+  auto bootstrap = spawn_crd_bootstrap(sys, std::move(bo));
+  caf::anon_send(bootstrap, ensure_crds_atom::value);
   activation_options ao;
   ao.clusters = opts.clusters;
   ao.log = opts.log;
-  ao.owned = {http, events};
+  ao.owned = {http, events, bootstrap};
   std::map<std::string, caf::actor> limiters;
   if (opts.limit)
     for (const auto& c : {grafanadashboard_controller, grafanadatasource_controller}) {

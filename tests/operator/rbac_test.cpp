@@ -157,7 +157,7 @@ std::set<grant> expected_monitoring_grants() {
   const std::vector<std::string> read{"get", "list", "watch"};
   std::set<grant> s;
   // The CRD watch, and the grafana group's CRD bootstrap (create or update, then read).
-  add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch", "create", "update"});
+  add(s, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch"});
   add(s, "monitoring.coreos.com", {"prometheuses", "alertmanagers"}, {"get", "list", "watch", "patch"});
   add(s, "monitoring.coreos.com", {"servicemonitors", "alertmanagerconfigs"}, {"get", "list", "watch", "create", "patch"});
   add(s, "monitoring.coreos.com", {"prometheuses/finalizers", "servicemonitors/finalizers"}, {"update"});
@@ -207,7 +207,8 @@ BOOST_AUTO_TEST_CASE(the_monitoring_cluster_role_grants_exactly_what_its_control
 BOOST_AUTO_TEST_CASE(the_grafana_cluster_role_grants_exactly_what_its_controllers_do) {
   const std::vector<std::string> read_verbs{"get", "list", "watch"};
   std::set<grant> want;
-  add(want, "apiextensions.k8s.io", {"customresourcedefinitions"}, read_verbs);
+  // The activation's watch, and the CRD bootstrap's create or update.
+  add(want, "apiextensions.k8s.io", {"customresourcedefinitions"}, {"get", "list", "watch", "create", "update"});
   add(want, "openviz.dev", {"grafanadashboards", "grafanadatasources"}, {"get", "list", "watch", "patch"});
   add(want, "openviz.dev", {"grafanadashboards/status", "grafanadatasources/status"}, {"get", "update", "patch"});
   add(want, "appcatalog.appscode.com", {"appbindings"}, read_verbs);

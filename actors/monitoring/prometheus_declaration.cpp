@@ -3,7 +3,8 @@
 // kube-public/ace-info and the Rancher auth Secret (when configured) each
 // waking every Prometheus. Secrets, the ServiceAccount and the RBAC objects
 // are read from the API server (no informer caches every Secret or
-// RoleBinding of the cluster for three Prometheus objects).
+// RoleBinding of the cluster for three Prometheus objects); the Rancher auth
+// Secret is watched by name (a field-selector watch of that one Secret).
 #include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/prometheus_steps.hpp"
 
@@ -78,8 +79,7 @@ std::shared_ptr<const runtime::kind_declaration> prometheus_declaration(promethe
   }));
   r.push_back(runtime::named(thanos_slot, service_gvk, at(openshift_monitoring_namespace, thanos_querier)));
   if (!cfg.rancher_auth_secret.empty())
-    r.push_back(watching(runtime::named(rancher_secret_slot, secret_gvk, at(cfg.pod_namespace, cfg.rancher_auth_secret)),
-                         cfg.pod_namespace));
+    r.push_back(uncached(runtime::named(rancher_secret_slot, secret_gvk, at(cfg.pod_namespace, cfg.rancher_auth_secret))));
   r.push_back(runtime::listed(klusterlets_slot, klusterlet_gvk, "", runtime::namespace_role::all, true));
   r.push_back(runtime::listed(claims_slot, clusterclaim_gvk, "", runtime::namespace_role::all, true));
   r.push_back(uncached(runtime::named(sa_slot, serviceaccount_gvk, beside_order(trickster_sa))));
@@ -113,6 +113,7 @@ std::shared_ptr<const runtime::kind_declaration> prometheus_declaration(promethe
     runtime::watch_decl secret;
     secret.gvk = secret_gvk;
     secret.namespace_ = cfg.pod_namespace;
+    secret.field_selector = "metadata.name=" + cfg.rancher_auth_secret;
     secret.wakes = [ns = cfg.pod_namespace, name = cfg.rancher_auth_secret](const k8s::object& o, const k8s::object&) {
       return o.namespace_() == ns && o.name() == name;
     };

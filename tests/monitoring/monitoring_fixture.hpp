@@ -50,6 +50,8 @@ struct fixture_options {
   // Each controller its own limiter of one token (the operator's wiring with
   // --max-concurrent-reconciles=1); false: no limit.
   bool limit = false;
+  // The emulator logs the events its watch streams deliver (watch_log()).
+  bool watch_log = false;
 };
 
 // Every CRD the monitoring controllers meet (deploy/crds: AppBinding;
@@ -90,6 +92,7 @@ struct mon_fixture {
   static sim::apiserver_options server_options(const fixture_options& o) {
     sim::apiserver_options so;
     so.crd_dirs = o.crd_dirs;
+    so.watch_log = o.watch_log;
     return so;
   }
 

@@ -107,6 +107,33 @@ BOOST_AUTO_TEST_CASE(the_default_prometheus_registers_once_is_bound_and_unregist
   BOOST_TEST(f.registrations().empty());
 }
 
+// The Rancher auth Secret wakes every Prometheus through a watch of that one
+// Secret (fieldSelector metadata.name): another Secret of the operator's
+// namespace reaches no watch stream of the operator.
+BOOST_AUTO_TEST_CASE(the_rancher_auth_secret_is_watched_by_name_and_wakes_the_prometheus) {
+  auto o = all_crds();
+  o.rancher_auth_secret = "ra";
+  o.watch_log = true;
+  mon_fixture f{o};
+  f.create("apiVersion: v1\nkind: Namespace\nmetadata: {name: monitoring-operator}\n");
+  f.create(prometheus_yaml);
+  BOOST_TEST_REQUIRE(eventually([&] { return registered(f); }));
+  BOOST_TEST_REQUIRE(eventually([&] { return f.probe(prometheus_controller, "monitoring", "k8s").passes_finished >= 1u; }));
+  const auto before = f.probe(prometheus_controller, "monitoring", "k8s").passes_finished;
+  f.create("apiVersion: v1\nkind: Secret\nmetadata: {name: other, namespace: monitoring-operator}\n"
+           "stringData: {token: not-for-the-operator}\n");
+  f.create("apiVersion: v1\nkind: Secret\nmetadata: {name: ra, namespace: monitoring-operator}\n"
+           "stringData: {baseURL: https://rancher.example/v3}\n");
+  auto delivered = [&](const std::string& name) {
+    for (const auto& r : f.server.watch_log())
+      if (r.resource == "secrets" && r.namespace_ == "monitoring-operator" && r.name == name) return true;
+    return false;
+  };
+  BOOST_TEST_REQUIRE(eventually([&] { return delivered("ra"); }));
+  BOOST_TEST_REQUIRE(eventually([&] { return f.probe(prometheus_controller, "monitoring", "k8s").passes_finished > before; }));
+  BOOST_TEST(!delivered("other"), "a Secret other than the Rancher auth Secret reached a watch of the operator");
+}
+
 BOOST_AUTO_TEST_CASE(backend_5xx_and_401_are_retried_and_register_once) {
   for (int status : {503, 401}) {
     BOOST_TEST_CONTEXT("status " << status) {

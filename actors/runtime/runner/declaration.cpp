@@ -87,7 +87,13 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
     if (!r.uncached) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace);
   for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true, "");
   for (const auto& ref : k.references) add(ref.gvk, "", true, true, "");
-  for (const auto& w : k.watches) add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_);
+  for (const auto& w : k.watches) {
+    if (w.field_selector.empty()) {
+      add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_);
+    } else {
+      out.push_back({w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_, w.field_selector});
+    }
+  }
   return out;
 }
 

@@ -98,6 +98,9 @@ struct watch_decl {
   cluster_role cluster = cluster_role::management;  // order: every engaged cluster
   bool optional = true;
   std::string namespace_ = {};  // the namespace watched ("" every namespace)
+  // "metadata.name=x": a watch of that one object (its informer answers no
+  // cache read, so the slots reading it are uncached).
+  std::string field_selector = {};
   // Which orders an event of this kind wakes besides its owner: every order
   // of the host (on the event's cluster) whose latest object `wakes` relates
   // to the event's object, either version ("enqueue all Prometheus objects",

@@ -13,36 +13,6 @@ using namespace ::c5c3::monitoring;
 
 namespace {
 
-const char* const sources_yaml = R"y(apiVersion: v1
-kind: Namespace
-metadata: {name: apps}
----
-apiVersion: openviz.dev/v1alpha1
-kind: GrafanaDashboard
-metadata: {name: overview, namespace: apps}
-spec:
-  grafanaRef: {name: default-grafana, namespace: monitoring}
-  model:
-    title: "KubeDB / Overview"
-    templating: {list: [{name: namespace, type: query, query: "label_values(namespace)"}]}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: team-monitoring}
----
-apiVersion: openviz.dev/v1alpha1
-kind: GrafanaDashboard
-metadata: {name: local, namespace: team-monitoring}
-spec: {model: {title: local}}
-)y";
-
-const char* const client_yaml = R"(apiVersion: v1
-kind: Namespace
-metadata:
-  name: demo
-  labels: {ace.appscode.com/client-org: "true"}
-  annotations: {ace.appscode.com/org-id: "42"}
-)";
 
 const std::string dashboards = "grafanadashboards.openviz.dev";
 
@@ -70,14 +40,14 @@ BOOST_AUTO_TEST_SUITE(monitoring_clientorg)
 BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_copies_and_loses_them) {
   mon_fixture f;
   f.create(prometheus_yaml);
-  f.create(sources_yaml);
-  f.create(client_yaml);
-  const std::string mon = "demo-monitoring";
+  f.create(read_text(source_dir() + "/sim/monitoring/fixtures/clientorg/sources.yaml"));
+  f.create(read_text(source_dir() + "/sim/monitoring/fixtures/clientorg/org.yaml"));
+  const std::string mon = "acme-monitoring";
   BOOST_TEST_REQUIRE(eventually([&] {
     auto ns = f.get("namespaces", "", mon);
     return ns && ns.annotation(registered_key) && f.get(dashboards, mon, "overview");
   }));
-  BOOST_TEST(f.get("namespaces", "", "demo").has_finalizer(prometheus_finalizer));
+  BOOST_TEST(f.get("namespaces", "", "acme").has_finalizer(prometheus_finalizer));
   auto rb = f.get("rolebindings.rbac.authorization.k8s.io", mon, "appscode:client-org:monitoring");
   BOOST_TEST_REQUIRE(static_cast<bool>(rb));
   BOOST_TEST(rb.get_string({"roleRef", "name"}) == "appscode:client-org:monitoring");
@@ -97,17 +67,17 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_co
   BOOST_TEST(copy.annotation(dashboard_source_key).value_or("") == "apps/overview");
   const auto& var = copy.get({"spec", "model", "templating", "list"})->GetArray()[0];
   BOOST_TEST(k8s::get_string(var, {"type"}) == "constant");
-  BOOST_TEST(k8s::get_string(var, {"query"}) == "demo");
+  BOOST_TEST(k8s::get_string(var, {"query"}) == "acme");
   BOOST_TEST(!static_cast<bool>(f.get(dashboards, mon, "local")));  // a -monitoring namespace's dashboard is no source
 
   // The trickster ServiceAccount with the registration label wakes every client org.
   BOOST_TEST_REQUIRE(eventually([&] {
-    auto p = f.probe(namespace_controller, "", "demo");
+    auto p = f.probe(namespace_controller, "", "acme");
     return p.passes_started > 0 && p.passes_started == p.passes_finished && !p.wake_pending;
   }));
-  const auto before = f.probe(namespace_controller, "", "demo").passes_finished;
+  const auto before = f.probe(namespace_controller, "", "acme").passes_finished;
   f.patch(serviceaccount_gvk, "monitoring", "trickster", R"({"metadata":{"labels":{"monitoring.appscode.com/registered":"x"}}})");
-  BOOST_TEST_REQUIRE(eventually([&] { return f.probe(namespace_controller, "", "demo").passes_finished > before; }));
+  BOOST_TEST_REQUIRE(eventually([&] { return f.probe(namespace_controller, "", "acme").passes_finished > before; }));
 
   // The source changes: the dashboard watch wakes the client org and the copy follows.
   f.patch(grafanadashboard_gvk, "apps", "overview", R"({"spec":{"model":{"title":"KubeDB / Pods"}}})");
@@ -118,8 +88,8 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_co
   BOOST_TEST(client_registers(f) == 1);  // no registration again
 
   // Deletion: unregistered, the copies, then the monitoring namespace, then the finalizer.
-  f.remove(namespace_gvk, "", "demo");
-  BOOST_TEST_REQUIRE(eventually([&] { return !f.get("namespaces", "", "demo"); }));
+  f.remove(namespace_gvk, "", "acme");
+  BOOST_TEST_REQUIRE(eventually([&] { return !f.get("namespaces", "", "acme"); }));
   BOOST_TEST_REQUIRE(eventually([&] { return !f.get("namespaces", "", mon); }));
   bool unregistered = false;
   for (const auto& k : f.unregistered()) unregistered |= k.ends_with("|42");
@@ -131,7 +101,7 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_co
   BOOST_TEST(eventually([&] {
     copy_deleted = last_write(f, "delete", "grafanadashboards", mon, "overview");
     mon_deleted = last_write(f, "delete", "namespaces", "", mon);
-    released = last_write(f, "patch", "namespaces", "", "demo");
+    released = last_write(f, "patch", "namespaces", "", "acme");
     return copy_deleted > 0 && mon_deleted > copy_deleted && released > mon_deleted;
   }, std::chrono::seconds(20)), "copies deleted at " << copy_deleted << ", the monitoring namespace at " << mon_deleted
                                                      << ", the finalizer released at " << released);

@@ -74,27 +74,7 @@ until_ok 30 is monitoring.appscode.com/prometheus k get prometheus -n monitoring
 until_ok 30 state 'len(s["registrations"]) == 1 and s["registrations"][0]["registers"] == 1 and s["registrations"][0]["context"]["default"]' ||
   opfail "one default registration: $(k get rolebinding -n monitoring -o yaml)"
 # The client org (the ClientOrgReconciler, controller "namespace").
-cat >"$D/org.yaml" <<'Y'
-apiVersion: v1
-kind: Namespace
-metadata: {name: apps}
----
-apiVersion: openviz.dev/v1alpha1
-kind: GrafanaDashboard
-metadata: {name: overview, namespace: apps}
-spec:
-  model:
-    title: "KubeDB / Overview"
-    templating: {list: [{name: namespace, type: query, query: "label_values(namespace)"}]}
----
-apiVersion: v1
-kind: Namespace
-metadata:
-  name: acme
-  labels: {ace.appscode.com/client-org: "true"}
-  annotations: {ace.appscode.com/org-id: "42"}
-Y
-k apply -f "$D/org.yaml" >"$D/o.out" 2>&1 || fail "client org: $(cat "$D/o.out")"
+k apply -f "$FX/clientorg/sources.yaml" -f "$FX/clientorg/org.yaml" >"$D/o.out" 2>&1 || fail "client org: $(cat "$D/o.out")"
 M=acme-monitoring
 until_ok 60 is Overview k get grafanadashboard -n "$M" overview -o jsonpath='{.spec.model.title}' || opfail "no dashboard copy in $M"
 is constant k get grafanadashboard -n "$M" overview -o jsonpath='{.spec.model.templating.list[0].type}' || opfail "the namespace variable"

@@ -1,5 +1,6 @@
 #include "k8s/yaml.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -216,29 +217,47 @@ std::optional<json_document> yaml_to_json(std::string_view text, std::string* er
 
 namespace {
 
-// yaml-cpp 0.7 never returns from LoadAll when a top-level node is followed
-// by ',' (",", ",a", "!,", "\"x\",", found by fuzzing): refuse those lines
-// first. A line starting at column 0 with ',' or with a tag, anchor, alias or
-// quoted scalar directly followed by ',' is not YAML a client sends.
-std::optional<std::string> yaml_cpp_would_hang(std::string_view text) {
-  std::size_t line = 1, at = 0;
-  while (at < text.size()) {
-    auto end = text.find('\n', at);
-    auto l = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-    std::size_t i = 0;
-    if (!l.empty() && (l[0] == '!' || l[0] == '&' || l[0] == '*')) {
-      while (i < l.size() && l[i] != ' ' && l[i] != ',') ++i;
-    } else if (!l.empty() && (l[0] == '"' || l[0] == '\'')) {
-      for (i = 1; i < l.size() && l[i] != l[0]; ++i)
-        if (l[0] == '"' && l[i] == '\\') ++i;
-      ++i;
+// yaml-cpp 0.7's LoadAll never returns when a document's node is followed
+// by a token no node starts with (`,` after a quoted scalar, a flow collection
+// or a tag: `"x",`, `[a], b`, `!t "x",`, found by fuzzing): the parser makes
+// an empty document of it without consuming the token, again and again. A
+// first pass through the event parser sees that as a document starting where
+// the previous one started, and refuses the text there; the same pass
+// reports the parser's own errors.
+struct yaml_stuck {
+  YAML::Mark at;
+};
+
+struct progress_check : YAML::EventHandler {
+  int last = -1;
+  void OnDocumentStart(const YAML::Mark& m) override {
+    if (m.pos == last) throw yaml_stuck{m};
+    last = m.pos;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+std::optional<std::string> yaml_cpp_would_hang(const std::string& text) {
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    progress_check check;
+    while (parser.HandleNextDocument(check)) {
     }
-    while (i < l.size() && l[i] == ' ') ++i;
-    if (!l.empty() && i < l.size() && l[i] == ',')
-      return fmt::format("invalid YAML at line {}, column {}: unexpected ','", line, i + 1);
-    if (end == std::string_view::npos) break;
-    at = end + 1;
-    ++line;
+  } catch (const yaml_stuck& e) {
+    auto pos = static_cast<std::size_t>(e.at.pos);
+    auto what = pos < text.size() ? fmt::format("'{}'", text[pos]) : std::string("token");
+    return fmt::format("invalid YAML at line {}, column {}: unexpected {}", e.at.line + 1, e.at.column + 1, what);
+  } catch (const YAML::Exception& e) {
+    // Reported here: LoadAll skips some of these ("- [1]," gave no document).
+    return fmt::format("invalid YAML at line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg);
   }
   return std::nullopt;
 }
@@ -248,12 +267,13 @@ std::optional<std::string> yaml_cpp_would_hang(std::string_view text) {
 std::optional<std::vector<json_document>> yaml_documents_to_json(std::string_view text,
                                                                  std::string* error) {
   std::vector<json_document> out;
-  if (auto why = yaml_cpp_would_hang(text)) {
+  std::string owned(text);
+  if (auto why = yaml_cpp_would_hang(owned)) {
     if (error) *error = *why;
     return std::nullopt;
   }
   try {
-    for (const auto& node : YAML::LoadAll(std::string(text))) {
+    for (const auto& node : YAML::LoadAll(owned)) {
       if (node.IsNull() || !node.IsDefined()) continue;
       json_document d;
       yaml_converter c{d.GetAllocator(), 10 * text.size() + 10000, {}};

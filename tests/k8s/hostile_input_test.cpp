@@ -64,16 +64,26 @@ BOOST_AUTO_TEST_CASE(yaml_aliases_cannot_loop_or_explode) {
   BOOST_TEST(to_json(*ok) == R"({"a":{"k":"v"},"b":{"k":"v"},"c":[{"k":"v"},{"k":"v"}]})");
 }
 
-// kubeconfig: yaml-cpp 0.7's LoadAll never returned on "!," (and ",", ",a", "\"x\",").
+// kubeconfig: yaml-cpp 0.7's LoadAll never returned on "!," (and ",", ",a",
+// "\"x\",", a tag then a quoted scalar then ',', a flow collection then ',',
+// at any indentation, after "---" or on the next line).
 BOOST_AUTO_TEST_CASE(yaml_that_would_hang_yaml_cpp_is_refused) {
-  for (const char* text : {",", "!,", "!a,", "! ,", ",a", "\"x\",", "a: b\n,c\n"}) {
+  for (const char* text : {",", "!,", "!a,", "! ,", ",a", "\"x\",", "!t: \"x\", y", "&a \"x\",", "'x',", "  \"x\",",
+                           "--- \"x\",", "\"x\"\n  ,", "[a], b", "{a: 1}, b", "[a,\n b], c", "a: 1\n---\n\"x\","}) {
     std::string err;
     BOOST_TEST_CONTEXT(text) {
       BOOST_TEST(!yaml_to_json(text, &err).has_value());
       BOOST_TEST(err.find("unexpected ','") != std::string::npos);
     }
   }
+  // Refused by yaml-cpp itself (no hang), and what is fine.
+  std::string err;
+  BOOST_TEST(!yaml_to_json("a: b\n,c\n", &err).has_value());
+  BOOST_TEST(!yaml_to_json("- [1],", &err).has_value(), "LoadAll used to answer no document at all");
   BOOST_TEST(yaml_to_json("c: [x, y]\nd: 'a,b'\ne: \"p, q\"\n").has_value());
+  auto two = yaml_documents_to_json("a: 1\n---\n---\nb: 2\n", &err);
+  BOOST_TEST_REQUIRE(two.has_value(), err);
+  BOOST_TEST(two->size() == 2u);
 }
 
 // kubeconfig (exec credential expirationTimestamp): a year past 2262

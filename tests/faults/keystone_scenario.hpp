@@ -5,6 +5,8 @@
 // of an order's state the oracles compare (its K-ORC children by kind).
 #pragma once
 
+#include "actors/c5c3/korc/control_plane.hpp"
+#include "sim/world/clouds_yaml.hpp"
 #include "tests/faults/plan_runner.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
 
@@ -58,6 +60,25 @@ struct keystone_scenario : keystone_fixture {
   std::string not_gone(const std::string& resource, const std::string& name) const {
     return get(resource, name) ? name + " still there " : "";
   }
+  // A KeystoneUser's delivered clouds.yaml: "yes" when its cloud
+  // authenticates against Keystone with the delivered password.
+  std::string user_authenticates(const std::string& name) const {
+    auto cp = server.get_object("controlplanes.c5c3.io", "openstack", "cp");
+    auto cloud = sim::world::parse_clouds_yaml(secret(name + "-credentials", "clouds.yaml"), c5c3::korc::cloud_name(cp));
+    if (!cloud.ok()) return "unreadable";
+    if (cloud->password != secret(name + "-credentials", "password")) return "two passwords";
+    return keystone->authenticates(*cloud) ? "yes" : "no";
+  }
+  // A KeystoneApplicationCredential's delivered credential: "none", "not the
+  // status's", or Keystone's answer to it ("201/<project>").
+  std::string credential_delivered(const std::string& name, const k8s::object& o) const {
+    const auto id = secret(name + "-credentials", "application_credential_id");
+    if (id.empty() || !o) return "none";
+    if (id != o.get_string({"status", "credentialID"})) return "not the status's";
+    auto [status, project] = authenticate(id, secret(name + "-credentials", "application_credential_secret"));
+    return fmt::format("{}/{}", status, project);
+  }
+
   // The order's K-ORC children of each kind ("roles" ->
   // roles.openstack.k-orc.cloud) by its name label, as "roles=1 ...".
   std::string korc_children(const std::string& label, const std::string& name,

@@ -64,15 +64,6 @@ struct keystoneapplicationcredential_scenario : faults::keystone_scenario {
 
   std::vector<std::string> order_names() const { return {"alpha", "beta"}; }
 
-  // The delivered credential: the status's, and Keystone's answer to it.
-  std::string delivered(const std::string& name, const k8s::object& o) const {
-    const auto id = secret(name + "-credentials", "application_credential_id");
-    if (id.empty() || !o) return "none";
-    if (id != o.get_string({"status", "credentialID"})) return "not the status's";
-    auto [status, project] = authenticate(id, secret(name + "-credentials", "application_credential_secret"));
-    return fmt::format("{}/{}", status, project);
-  }
-
   std::string order_state(const std::string& name) const {
     auto o = get(credential_resource, name);
     return fmt::format("exists={} ready={} generation={} previous={} {}secrets={} pushsecrets={} delivered={} "
@@ -81,7 +72,7 @@ struct keystoneapplicationcredential_scenario : faults::keystone_scenario {
                        status_int(o, "previousCredentialGeneration"),
                        korc_children(credential_label, name, {"applicationcredentials"}),
                        labelled("secrets", credential_label, name),
-                       labelled("pushsecrets.external-secrets.io", credential_label, name), delivered(name, o),
+                       labelled("pushsecrets.external-secrets.io", credential_label, name), credential_delivered(name, o),
                        keystone_credentials());
   }
 

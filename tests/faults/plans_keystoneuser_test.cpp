@@ -11,8 +11,6 @@
 //
 // C5C3_FAULT_PLANS picks the plans: a number (6 by default, what CI runs),
 // `all`, or a plan's name (C5C3_FAULT_PLANS=crash@3).
-#include "actors/c5c3/korc/control_plane.hpp"
-#include "sim/world/clouds_yaml.hpp"
 #include "tests/faults/keystone_scenario.hpp"
 
 namespace c5c3::testing {
@@ -37,15 +35,6 @@ struct keystoneuser_scenario : faults::keystone_scenario {
     return out;
   }
 
-  // The delivered clouds.yaml's cloud: authenticates against Keystone.
-  std::string authenticates(const std::string& name) const {
-    auto cp = server.get_object("controlplanes.c5c3.io", "openstack", "cp");
-    auto cloud = sim::world::parse_clouds_yaml(secret(name + "-credentials", "clouds.yaml"), c5c3::korc::cloud_name(cp));
-    if (!cloud.ok()) return "unreadable";
-    if (cloud->password != secret(name + "-credentials", "password")) return "two passwords";
-    return keystone->authenticates(*cloud) ? "yes" : "no";
-  }
-
   std::string order_state(const std::string& name) const {
     auto o = get(user_resource, name);
     const bool in_keystone = keystone->user(name) && o.get_string({"status", "userID"}) == keystone->id("users", name);
@@ -54,7 +43,7 @@ struct keystoneuser_scenario : faults::keystone_scenario {
                        ready(user_resource, name), labelled("users.openstack.k-orc.cloud", user_label, name),
                        labelled("secrets", user_label, name), labelled("pushsecrets.external-secrets.io", user_label, name),
                        k8s::get_int(o.json(), {"status", "passwordGeneration"}).value_or(0), in_keystone,
-                       secret(name + "-credentials", "password").size(), authenticates(name));
+                       secret(name + "-credentials", "password").size(), user_authenticates(name));
   }
 
   void expect_reference() const {
@@ -64,7 +53,7 @@ struct keystoneuser_scenario : faults::keystone_scenario {
         BOOST_TEST(labelled("secrets", user_label, name) == 2u);                      // password-v1 and the source
         BOOST_TEST(labelled("pushsecrets.external-secrets.io", user_label, name) == 1u);
         BOOST_TEST(secret(name + "-credentials", "password").size() == 43u);
-        BOOST_TEST(authenticates(name) == "yes");
+        BOOST_TEST(user_authenticates(name) == "yes");
       }
     }
   }

@@ -38,6 +38,9 @@ struct keystone_fixture {
   std::shared_ptr<sim::world::identity_service> identity;
   std::string keystone_admin_password;
   runtime::metrics::registry reg;
+  // The operator client's limiter (client_config::qps, burst; off when 0).
+  double operator_qps = 0;
+  int operator_burst = 0;
   caf::actor_system sys{make_config()};
   caf::actor management, directory, control_planes, limiter, users, projects, assignments, catalog, credentials;
 
@@ -92,6 +95,8 @@ struct keystone_fixture {
     fast(oc);
     oc.observer = operator_requests;
     oc.credentials = std::make_shared<k8s::static_token>(operator_token);
+    oc.qps = operator_qps;
+    oc.burst = operator_burst;
     management = cluster::spawn_cluster(sys, {"", oc});
     directory = cluster::spawn_cluster_directory(sys, management);
     control_planes = c5c3::controlplane::spawn_control_plane_directory(sys, management);

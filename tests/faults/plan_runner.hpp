@@ -42,7 +42,11 @@
 
 namespace c5c3::testing::faults {
 
-inline constexpr int plan_converge_seconds = 240;
+// How long a step may take to converge (C5C3_PLAN_CONVERGE_SECONDS for large runs).
+inline const int plan_converge_seconds = [] {
+  const char* env = std::getenv("C5C3_PLAN_CONVERGE_SECONDS");
+  return env && *env ? std::atoi(env) : 240;
+}();
 
 // What the oracle compares.
 struct outcome {

@@ -248,10 +248,17 @@ struct host_state {
 
   // The order `obj` belongs to: its ownership labels or controller, else the
   // first reference field of its kind that names one.
+  // A reference read only while deleting names no order that is not.
   std::optional<order_key> order_of_event_object(const k8s::object& obj, const std::string& cluster) const {
     if (auto k = order_of_child(obj, cluster, cfg.keys, cfg.order_kind)) return k;
     for (const auto& ref : cfg.referenced_by)
-      if (auto k = order_of_reference(obj, cluster, ref)) return k;
+      if (auto k = order_of_reference(obj, cluster, ref)) {
+        if (ref.only_while_deleting) {
+          auto i = orders.find(*k);
+          if (i == orders.end() || !i->second.last.terminating()) return std::nullopt;
+        }
+        return k;
+      }
     return std::nullopt;
   }
 

@@ -74,6 +74,9 @@ struct reference_field {
   std::vector<std::string> path;   // e.g. {"spec", "userRef", "name"}
   std::vector<std::vector<std::string>> shared = {};
   update_filter passes = {};
+  // The named order reads these objects only while it is being deleted (a
+  // reference hold): an event wakes it only then.
+  bool only_while_deleting = false;
 };
 
 // The string at `path` in `obj` ("" when absent or not a string).

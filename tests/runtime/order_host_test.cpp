@@ -242,6 +242,27 @@ BOOST_FIXTURE_TEST_CASE(referencing_objects_wake_the_order_they_name, host_fixtu
   BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
 }
 
+// A reference the order reads only while it is being deleted (the reference
+// holds of users and projects): its events wake the named order only then.
+BOOST_FIXTURE_TEST_CASE(a_hold_reference_wakes_only_a_deleting_order, host_fixture) {
+  reference_field held{{"c5c3.io", "v1alpha1", "KeystoneRoleAssignment"}, {"spec", "userRef", "name"}};
+  held.only_while_deleting = true;
+  auto h = host(false, {}, {held});
+  send(h, event(event_type::added, order({})));
+  BOOST_TEST(log->started == 1);
+  k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneRoleAssignment", "tenant-a", "ra-1"};
+  b.set_string({"spec", "userRef", "name"}, "alice");
+  auto ra = std::move(b).freeze();
+  send(h, event(event_type::added, ra));
+  BOOST_TEST(log->started == 1, "alice is not being deleted: the assignment's event does not wake her");
+  BOOST_TEST(probe(h).unrouted == 1u);
+  send(h, event(event_type::modified, order({.rv = "2", .terminating = true}), "", order({})));
+  BOOST_TEST(log->started == 2);
+  send(h, event(event_type::deleted, ra));
+  BOOST_TEST(log->started == 3, "the deleting alice is woken when the assignment goes");
+  BOOST_TEST(log->keys.back().to_string() == "/tenant-a/alice");
+}
+
 // The other direction: orders that name an object of another kind by a field
 // of their own are woken by its events, through the host's index (kept as
 // orders come, change their reference, and go).

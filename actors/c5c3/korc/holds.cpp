@@ -34,8 +34,12 @@ rt::read_slot application_credential_hold_slot() {
 }
 
 std::vector<rt::reference_field> hold_references(std::string_view ref_field) {
-  return {{role_assignment_gvk(), {"spec", std::string(ref_field), "name"}},
-          {application_credential_gvk(), {"spec", std::string(ref_field), "name"}}};
+  // Read by a deleting order only (hold_slots): a user or project that is not
+  // being deleted is not woken by its assignments and credentials.
+  rt::reference_field assignments{role_assignment_gvk(), {"spec", std::string(ref_field), "name"}};
+  rt::reference_field credentials{application_credential_gvk(), {"spec", std::string(ref_field), "name"}};
+  assignments.only_while_deleting = credentials.only_while_deleting = true;
+  return {assignments, credentials};
 }
 
 std::vector<std::string> referencing_names(const std::vector<k8s::object>& items, std::string_view ref_field,

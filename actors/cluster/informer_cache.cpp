@@ -22,12 +22,24 @@ bool implies(const k8s::label_requirement& req, const k8s::label_requirement& in
   return false;
 }
 
-// The single value `request` pins for `key`, if it pins one.
-std::optional<std::string> pinned(const k8s::label_selector& request, const std::string& key) {
-  for (const auto& r : request.requirements())
-    if (r.key == key && (r.operation == op::equals || r.operation == op::in) && r.values.size() == 1)
-      return r.values.front();
-  return std::nullopt;
+// The single value a requirement pins its key to (`k=v`, `k in (v)`), if any.
+const std::string* pinned(const k8s::label_requirement& r) {
+  if ((r.operation == op::equals || r.operation == op::in) && r.values.size() == 1) return &r.values.front();
+  return nullptr;
+}
+
+const k8s::object_key& key_of(const k8s::object_key& k) { return k; }
+const k8s::object_key& key_of(const std::pair<const k8s::object_key, k8s::object>& e) { return e.first; }
+
+// Calls `f` on each element of `sorted` (ordered by object key, so by
+// namespace first) in `ns`, or on every element when `ns` is "".
+template <class Sorted, class F>
+void each_in(const Sorted& sorted, const std::string& ns, F&& f) {
+  auto it = ns.empty() ? sorted.begin() : sorted.lower_bound(k8s::object_key{ns, ""});
+  for (; it != sorted.end(); ++it) {
+    if (!ns.empty() && key_of(*it).namespace_ != ns) break;
+    f(*it);
+  }
 }
 
 // The sorted field paths of `fields` when it is equalities only; nullopt
@@ -56,20 +68,26 @@ informer_cache::informer_cache(const std::string& label_selector) {
   if (auto s = k8s::label_selector::parse(label_selector)) selector_ = *s;
   for (const auto& r : selector_.requirements()) {
     if (r.operation == op::exists) {
-      index_key_ = r.key;
+      label_index_.try_emplace(r.key);
       break;
     }
   }
 }
 
-void informer_cache::unindex(const k8s::object& o) {
-  if (!index_key_) return;
-  auto v = o.label(*index_key_);
-  if (!v) return;
-  auto it = index_.find(std::string(*v));
-  if (it == index_.end()) return;
-  it->second.erase(o.key());
-  if (it->second.empty()) index_.erase(it);
+void informer_cache::index_labels(const k8s::object& o) {
+  for (auto& [key, buckets] : label_index_)
+    if (auto v = o.label(key)) buckets[std::string(*v)].insert(o.key());
+}
+
+void informer_cache::unindex_labels(const k8s::object& o) {
+  for (auto& [key, buckets] : label_index_) {
+    auto v = o.label(key);
+    if (!v) continue;
+    auto it = buckets.find(std::string(*v));
+    if (it == buckets.end()) continue;
+    it->second.erase(o.key());
+    if (it->second.empty()) buckets.erase(it);
+  }
 }
 
 void informer_cache::index_fields(const k8s::object& o) {
@@ -89,21 +107,20 @@ void informer_cache::unindex_fields(const k8s::object& o) {
 void informer_cache::put(const k8s::object& o) {
   auto key = o.key();
   if (auto it = store_.find(key); it != store_.end()) {
-    unindex(it->second);
+    unindex_labels(it->second);
     unindex_fields(it->second);
     it->second = o;
   } else {
     store_.emplace(key, o);
   }
-  if (index_key_)
-    if (auto v = o.label(*index_key_)) index_[std::string(*v)].insert(key);
+  index_labels(o);
   index_fields(o);
 }
 
 void informer_cache::erase(const k8s::object_key& key) {
   auto it = store_.find(key);
   if (it == store_.end()) return;
-  unindex(it->second);
+  unindex_labels(it->second);
   unindex_fields(it->second);
   store_.erase(it);
 }
@@ -122,19 +139,55 @@ bool informer_cache::covers(const k8s::label_selector& request) const {
   return true;
 }
 
-std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::label_selector& request) const {
-  std::vector<k8s::object> out;
-  auto take = [&](const k8s::object& o) {
-    if ((ns.empty() || o.namespace_() == ns) && request.matches(o)) out.push_back(o);
-  };
-  std::optional<std::string> value;
-  if (index_key_) value = pinned(request, *index_key_);
-  if (value) {
-    if (auto it = index_.find(*value); it != index_.end())
-      for (const auto& key : it->second) take(store_.at(key));
-    return out;
+const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::label_selector& request,
+                                                                     std::string& value) const {
+  // The pinned key already indexed whose bucket is the smallest.
+  const label_buckets* best = nullptr;
+  std::size_t best_size = 0;
+  for (const auto& r : request.requirements()) {
+    const auto* v = pinned(r);
+    auto at = v ? label_index_.find(r.key) : label_index_.end();
+    if (at == label_index_.end()) continue;
+    auto bucket = at->second.find(*v);
+    std::size_t size = bucket == at->second.end() ? 0 : bucket->second.size();
+    if (!best || size < best_size) {
+      best = &at->second;
+      best_size = size;
+      value = *v;
+    }
   }
-  for (const auto& [key, o] : store_) take(o);
+  if (best) return best;
+  // None yet: index the first pinned key (the selector sorts its terms).
+  for (const auto& r : request.requirements()) {
+    const auto* v = pinned(r);
+    if (!v) continue;
+    auto& buckets = label_index_[r.key];
+    for (const auto& [key, o] : store_)
+      if (auto l = o.label(r.key)) buckets[std::string(*l)].insert(key);
+    value = *v;
+    return &buckets;
+  }
+  return nullptr;
+}
+
+std::vector<k8s::object> informer_cache::scan(const std::string& ns, const k8s::label_selector& request) const {
+  std::vector<k8s::object> out;
+  each_in(store_, ns, [&](const auto& entry) {
+    if (request.matches(entry.second)) out.push_back(entry.second);
+  });
+  return out;
+}
+
+std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::label_selector& request) const {
+  std::string value;
+  const auto* buckets = label_index_for(request, value);
+  if (!buckets) return scan(ns, request);
+  std::vector<k8s::object> out;
+  auto it = buckets->find(value);
+  if (it == buckets->end()) return out;
+  each_in(it->second, ns, [&](const k8s::object_key& key) {
+    if (const auto& o = store_.at(key); request.matches(o)) out.push_back(o);
+  });
   return out;
 }
 

@@ -3,9 +3,14 @@
 // label selector, it answers a list whose selector is narrower than the
 // informer's: every requirement of the informer's selector appears in the
 // request's, or the informer asks only that a key exists and the request
-// pins that key's value. A list pinning the value of the informer's first
-// `exists` key is answered from an index on that label, so an order listing
-// its own children out of every order's children touches only its own.
+// pins that key's value. A list pinning label values (`key=value`, or `in`
+// with one value) is answered from a label index (key -> value -> objects,
+// every namespace together) on one of the pinned keys: the informer's first
+// `exists` key, kept from the start, or another, built on the first list
+// pinning it and kept by put and erase after it; an order listing its own
+// children out of every order's children touches only its own. A list
+// pinning nothing (only `!=`, `notin`, `exists`...) scans, in a namespace
+// only that namespace's objects.
 // A list with a field selector of equalities (`spec.userRef.name=alice,...`)
 // is answered from an index on those fields in the namespace, built on the
 // first such list and kept by put and erase after it (controller-runtime's
@@ -44,19 +49,27 @@ class informer_cache {
                                 const k8s::field_selector& fields) const;
   // Field indexes built so far (each a set of field paths).
   std::size_t field_indexes() const { return field_index_.size(); }
+  // Label keys indexed so far.
+  std::size_t label_indexes() const { return label_index_.size(); }
 
  private:
   k8s::label_selector selector_;
-  std::optional<std::string> index_key_;  // the first `exists` key of the selector
   std::map<k8s::object_key, k8s::object> store_;
-  std::map<std::string, std::set<k8s::object_key>> index_;  // label value -> objects
+  // Per label key: value -> objects (in key order, as a scan gives them).
+  using label_buckets = std::map<std::string, std::set<k8s::object_key>>;
+  mutable std::map<std::string, label_buckets> label_index_;
 
   // Per set of field paths (sorted): (namespace, values) -> objects.
   using field_values = std::vector<std::string>;
   mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, std::set<k8s::object_key>>>
       field_index_;
 
-  void unindex(const k8s::object& o);
+  void index_labels(const k8s::object& o);
+  void unindex_labels(const k8s::object& o);
+  // The index answering `request`'s pinned keys, built if none is yet;
+  // nullptr when it pins none.
+  const label_buckets* label_index_for(const k8s::label_selector& request, std::string& value) const;
+  std::vector<k8s::object> scan(const std::string& ns, const k8s::label_selector& request) const;
   void index_fields(const k8s::object& o);
   void unindex_fields(const k8s::object& o);
 };

@@ -1,6 +1,7 @@
-// informer_cache: which narrower lists a cache answers, the label index
-// giving the same answer as a scan, and the field index (the duplicate rule
-// of KeystoneRoleAssignment) re-keyed as objects change their fields.
+// informer_cache: which narrower lists a cache answers, the label indexes
+// giving the same answer as a scan (through relabels, erases, namespaces),
+// and the field index (the duplicate rule of KeystoneRoleAssignment) re-keyed
+// as objects change their fields.
 #include "actors/cluster/informer_cache.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -33,6 +34,29 @@ std::string names(const std::vector<object>& objs) {
   std::string out;
   for (const auto& o : objs) out += std::string(o.name()) + ",";
   return out;
+}
+
+// What a scan of every object answers (the cache's store, in key order).
+std::string scanned(const informer_cache& c, const std::string& ns, const label_selector& request) {
+  std::string out;
+  for (const auto& [key, o] : c.objects())
+    if ((ns.empty() || key.namespace_ == ns) && request.matches(o)) out += std::string(o.name()) + ",";
+  return out;
+}
+
+// Every request of `requests` in every namespace (and all of them) answers
+// as a scan does; at least one of them selects something.
+void answers_as_a_scan(const informer_cache& c, const std::vector<std::string>& requests) {
+  bool some = false;
+  for (const auto& r : requests) {
+    for (const std::string ns : {"", "ns1", "ns2", "ns3"}) {
+      BOOST_TEST_INFO("request '" << r << "' namespace '" << ns << "'");
+      auto got = names(c.list(ns, sel(r)));
+      BOOST_TEST(got == scanned(c, ns, sel(r)));
+      some = some || !got.empty();
+    }
+  }
+  BOOST_TEST(some);
 }
 
 }  // namespace
@@ -86,6 +110,70 @@ BOOST_AUTO_TEST_CASE(index_answers_as_a_scan_does_through_updates_and_deletes) {
   BOOST_TEST(names(c.list("", sel("o=b"))) == "a1,");
   BOOST_TEST(c.find(c5c3::k8s::object_key{"ns1", "b1"}) == nullptr);
   BOOST_TEST(c.objects().size() == 3u);
+}
+
+// Lists pinning any label (not only the informer's `exists` key) are
+// answered from an index on one pinned key, built on the first such list:
+// the same objects in the same order as a scan, as objects arrive, change
+// their labels (they move between buckets; a label dropped or added), and go.
+BOOST_AUTO_TEST_CASE(label_indexes_answer_as_a_scan_through_relabels_erases_and_namespaces) {
+  const std::vector<std::string> requests = {
+      "",          "o",          "o=a",        "o=a,n=ns1", "n=ns1",     "n in (ns1)", "n=ns2,p=x", "p=x",
+      "p=x,o=b",   "o in (a,b)", "o in (a),p", "o!=a",      "!p",        "p,n=ns1",    "n notin (ns1)",
+      "o=missing", "q=y",        "o=a,q=y",
+  };
+  struct row {
+    std::string informer;
+    std::size_t indexed_at_start;
+  };
+  for (const auto& r : {row{"o", 1}, row{"", 0}, row{"o in (a,b,c)", 0}}) {
+    BOOST_TEST_INFO("informer '" << r.informer << "'");
+    informer_cache c(r.informer);
+    BOOST_TEST(c.label_indexes() == r.indexed_at_start);
+    c.put(labelled("ns1", "a1", R"("o":"a","n":"ns1")"));
+    c.put(labelled("ns1", "a2", R"("o":"a","n":"ns2","p":"x")"));
+    c.put(labelled("ns2", "a3", R"("o":"a","n":"ns1","p":"x")"));
+    c.put(labelled("ns1", "b1", R"("o":"b","n":"ns1","p":"x")"));
+    c.put(labelled("ns2", "b2", R"("o":"b","n":"ns2")"));
+    c.put(labelled("", "c1", R"("o":"c","n":"ns1","p":"x")"));  // cluster-scoped
+    answers_as_a_scan(c, requests);
+    BOOST_TEST(c.label_indexes() >= 2u);  // a key besides `o` is indexed
+
+    // Relabels: a moves to b, a label dropped, a label added, a new value.
+    c.put(labelled("ns1", "a1", R"("o":"b","n":"ns1","p":"x")"));
+    c.put(labelled("ns1", "a2", R"("o":"a","n":"ns2")"));
+    c.put(labelled("ns2", "b2", R"("o":"a","n":"ns1","q":"y")"));
+    c.put(labelled("ns3", "c2", R"("o":"c","n":"ns3","q":"y")"));
+    answers_as_a_scan(c, requests);
+    BOOST_TEST(names(c.list("", sel("o=a"))) == "a2,a3,b2,");
+    BOOST_TEST(names(c.list("ns1", sel("p=x"))) == "a1,b1,");
+
+    c.erase({"ns1", "b1"});
+    c.erase({"", "c1"});
+    c.erase({"ns1", "nothing"});
+    answers_as_a_scan(c, requests);
+    BOOST_TEST(names(c.list("", sel("p=x"))) == "a1,a3,");
+    BOOST_TEST(names(c.list("", sel("o=c"))) == "c2,");
+  }
+}
+
+// The first list pinning no indexed key indexes one pinned key; later lists
+// use the indexed key with the smallest bucket, building no more.
+BOOST_AUTO_TEST_CASE(a_label_index_is_built_once_for_the_first_pinned_key) {
+  informer_cache c("o");
+  c.put(labelled("ns1", "a1", R"("o":"a","n":"ns1","p":"x")"));
+  c.put(labelled("ns1", "a2", R"("o":"a","n":"ns1","p":"y")"));
+  BOOST_TEST(c.label_indexes() == 1u);
+  BOOST_TEST(names(c.list("ns1", sel("o=a,p=y"))) == "a2,");  // o is indexed
+  BOOST_TEST(c.label_indexes() == 1u);
+  BOOST_TEST(names(c.list("ns1", sel("n=ns1,p=y"))) == "a2,");  // builds n, the first pinned
+  BOOST_TEST(c.label_indexes() == 2u);
+  BOOST_TEST(names(c.list("ns1", sel("n=ns1,p=y"))) == "a2,");
+  BOOST_TEST(names(c.list("ns1", sel("o!=b,p"))) == "a1,a2,");  // nothing pinned: a scan
+  BOOST_TEST(c.label_indexes() == 2u);
+  c.put(labelled("ns1", "a3", R"("o":"a","n":"ns2","p":"y")"));  // kept by put after it was built
+  BOOST_TEST(names(c.list("", sel("n=ns2"))) == "a3,");
+  BOOST_TEST(c.label_indexes() == 2u);
 }
 
 // A list by spec fields reads the objects with those values in the

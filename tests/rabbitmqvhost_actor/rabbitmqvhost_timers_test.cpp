@@ -77,7 +77,11 @@ struct timers_fixture : registry_holder, coordinator_fixture {
     runtime::order_actor_config cfg;
     cfg.key = key;
     cfg.pass = vh::make_order_pass(deps);
-    cfg.options.wall_clock = [this](caf::actor_clock::time_point t) { return wall(t); };
+    auto base = test::t0();
+    auto origin = start;
+    cfg.options.wall_clock = [base, origin](caf::actor_clock::time_point t) {
+      return base + std::chrono::duration_cast<std::chrono::system_clock::duration>(t - origin);
+    };
     actor = keep(runtime::spawn_order_actor(sys, std::move(cfg)));
     store->order_actor = actor;
     self->send(actor, protocol::order_update{order(), true});

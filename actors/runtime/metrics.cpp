@@ -278,7 +278,19 @@ histogram_family& registry::histogram(const std::string& name, const std::string
   return f;
 }
 
+void registry::add_collector(std::function<bool()> collect) {
+  std::lock_guard<std::mutex> guard{collectors_mutex_};
+  collectors_.push_back(std::move(collect));
+}
+
+void registry::collect() const {
+  // One render at a time runs them; they lock only the families they set.
+  std::lock_guard<std::mutex> guard{collectors_mutex_};
+  std::erase_if(collectors_, [](const std::function<bool()>& c) { return !c(); });
+}
+
 std::string registry::render() const {
+  collect();
   std::lock_guard<std::mutex> guard{mutex_};
   std::string out;
   for (const auto& [name, f] : families_) f->render(out);

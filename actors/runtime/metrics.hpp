@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -129,11 +130,20 @@ class registry {
                               std::vector<std::string> label_names, std::vector<double> bounds);
 
   // The exposition text, families sorted by name, series by label values.
+  // Runs the collectors first.
   std::string render() const;
+
+  // A function render() calls before it renders (a gauge whose value is a
+  // function of the time, set from the state it describes); one that returns
+  // false is dropped (its owner is gone).
+  void add_collector(std::function<bool()> collect);
 
  private:
   family_base& add(std::unique_ptr<family_base> f);
+  void collect() const;
   mutable std::mutex mutex_;
+  mutable std::mutex collectors_mutex_;
+  mutable std::vector<std::function<bool()>> collectors_;
   std::map<std::string, std::unique_ptr<family_base>> families_;
 };
 

@@ -228,6 +228,25 @@ def wait_and_columns(c, crds):
         c.k("delete", "-f", s, "--wait=false")
 
 
+def against(kubeconfig, operator=None):
+    """Steps 1-4 against the API server of `kubeconfig` (the emulator, or tests/real's kube-apiserver)."""
+    chart = docs(helm("template", "c5c3-operator", os.path.join(ROOT, "deploy", "chart"), "--namespace", NS,
+                      "--include-crds", "--set", MONITORING, "--set", CONTROLLERS)[1])
+    plain, plain_monitoring = kustomize_with("deploy", COMPONENT), kustomize("deploy/monitoring")
+    orders_only = kustomize("deploy")
+    c = Cluster(kubeconfig)
+    serve_monitoring_kinds(c)
+    dry_run(c, [("helm template", chart), ("kubectl kustomize deploy/", orders_only),
+                ("kubectl kustomize deploy/ + the monitoring-controllers component", plain + plain_monitoring)],
+            operator)
+    kustomize_install(c, plain, plain_monitoring)
+    manifest = helm_install(c)
+    crds = served_crds()
+    explain(c, crds)
+    wait_and_columns(c, crds)
+    helm_uninstall(c, manifest)
+
+
 def test():
     p = argparse.ArgumentParser()
     p.add_argument("--sim")
@@ -235,23 +254,9 @@ def test():
     p.add_argument("--operator")
     a = p.parse_args()
     check(bool(a.sim) != bool(a.kubeconfig), "give --sim or --kubeconfig")
-    chart = docs(helm("template", "c5c3-operator", os.path.join(ROOT, "deploy", "chart"), "--namespace", NS,
-                      "--include-crds", "--set", MONITORING, "--set", CONTROLLERS)[1])
-    plain, plain_monitoring = kustomize_with("deploy", COMPONENT), kustomize("deploy/monitoring")
-    orders_only = kustomize("deploy")
     emulator = Emulator(a.sim) if a.sim else None
     try:
-        c = Cluster(emulator.kubeconfig if emulator else a.kubeconfig)
-        serve_monitoring_kinds(c)
-        dry_run(c, [("helm template", chart), ("kubectl kustomize deploy/", orders_only),
-                    ("kubectl kustomize deploy/ + the monitoring-controllers component", plain + plain_monitoring)],
-                a.operator)
-        kustomize_install(c, plain, plain_monitoring)
-        manifest = helm_install(c)
-        crds = served_crds()
-        explain(c, crds)
-        wait_and_columns(c, crds)
-        helm_uninstall(c, manifest)
+        against(emulator.kubeconfig if emulator else a.kubeconfig, a.operator)
     except Exception:
         if emulator:
             print(emulator.log())

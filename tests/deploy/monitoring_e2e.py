@@ -7,10 +7,14 @@ usage: monitoring_e2e.py --operator PATH/TO/c5c3-operator
    deploy/monitoring/prometheus-rule.yaml), then `c5c3-operator --embedded` on the port it scrapes.
 2. Every metric a panel, a dashboard variable or an alert rule names is on the operator's /metrics
    (`up` excepted: Prometheus makes it).
+   The operator is first put in a state where every series exists: a target cluster whose API server
+   does not answer (a labelled kubeconfig Secret naming a closed port), an order that is never Ready
+   (its ControlPlane does not exist) and an order that rotates every minute.
 3. Every panel query and variable query (Grafana's variables substituted: every job and
    controller, a 1m rate window) answers at least one finite sample. New RabbitMQVhost orders keep
-   the controllers busy while the queries wait for data.
-4. Every rule evaluates without error.
+   the controllers busy while the queries wait for data; the rotation panels wait for the first
+   scheduled rotation (a minute after the order is provisioned).
+4. Every rule evaluates without error; the unreachable target cluster's alert is pending.
 """
 
 import argparse
@@ -60,11 +64,33 @@ def finite(result):
     return [r for r in result if not math.isnan(float(r["value"][1]))]
 
 
-def add_order(kubeconfig, n):
+def add_order(kubeconfig, n, control_plane="cp", **spec):
     order = {"apiVersion": "c5c3.io/v1alpha1", "kind": "RabbitMQVhost",
              "metadata": {"name": f"monitoring-e2e-{n}", "namespace": "tenant-a"},
-             "spec": {"controlPlaneRef": {"name": "cp", "namespace": "openstack"}}}
+             "spec": {"controlPlaneRef": {"name": control_plane, "namespace": "openstack"}, **spec}}
     run([KUBECTL, "--kubeconfig", kubeconfig, "apply", "-f", "-"], input=yaml.safe_dump(order))
+
+
+TARGET = "monitoring-e2e-edge"
+
+
+def add_unreachable_target(kubeconfig):
+    """A target cluster (the Secret convention of actors/cluster/README.md, in the operator's namespace:
+    "default" for --embedded) whose API server is a closed loopback port."""
+    target = {"apiVersion": "v1", "kind": "Config", "current-context": "edge",
+              "clusters": [{"name": "edge", "cluster": {"server": f"https://127.0.0.1:{free_port()}",
+                                                        "insecure-skip-tls-verify": True}}],
+              "users": [{"name": "edge", "user": {"token": "not-a-real-token"}}],
+              "contexts": [{"name": "edge", "context": {"cluster": "edge", "user": "edge"}}]}
+    secret = {"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+              "metadata": {"name": "monitoring-e2e-edge", "namespace": "default",
+                           "labels": {"c5c3.io/target-cluster": TARGET}},
+              "stringData": {"kubeconfig": yaml.safe_dump(target)}}
+    run([KUBECTL, "--kubeconfig", kubeconfig, "apply", "-f", "-"], input=yaml.safe_dump(secret))
+
+
+# Queries that have data only once a scheduled rotation ran.
+ROTATION_RAN = ("c5c3_rotation_lag_seconds_bucket",)
 
 
 def test():
@@ -90,12 +116,27 @@ def test():
                                  f"--metrics-bind-address=127.0.0.1:{metrics}",
                                  "--health-probe-bind-address=127.0.0.1:0"], env=env)
 
-        # 2. Names on /metrics, once the sample order has had its passes.
+        # 2. Names on /metrics, once the sample order has had its passes, the orders below theirs and
+        # the sync poller has seen the target cluster.
+        kubeconfig = os.path.join(data, "kubeconfig")
+        wait_until("the embedded emulator's kubeconfig", lambda: (procs.alive(), os.path.exists(kubeconfig))[1],
+                   timeout=120)
+        wait_until("the emulator to take writes", lambda: add_unreachable_target(kubeconfig) or True, timeout=60)
+        add_order(kubeconfig, "waiting", control_plane="missing")
+        add_order(kubeconfig, "rotating", rotation={"interval": "1m", "gracePeriod": "0s"})
+        present = ("c5c3_sub_reconciler_results_total{", 'c5c3_orders{controller="rabbitmqvhost",ready="False"',
+                   'c5c3_rotation_overdue_seconds{controller="rabbitmqvhost"}',
+                   f'c5c3_target_cluster_reachable{{cluster="{TARGET}"}} 0')
+
         def exposition():
             procs.alive()
-            text = get(f"http://127.0.0.1:{metrics}/metrics")
-            return text if "c5c3_sub_reconciler_results_total{" in text else None
-        text = wait_until("the operator's first passes on /metrics", exposition, timeout=120)
+            text = get(f"http://127.0.0.1:{metrics}/metrics", timeout=30)
+            missing = [p for p in present if p not in text]
+            if missing:
+                raise Failure(f"not on /metrics yet: {missing}")
+            return text
+        text = wait_until("the operator's first passes on /metrics", exposition, timeout=240)
+        print("every series on /metrics", flush=True)
         exposed = exposed_names(text)
         d_ = dashboard()
         queries = [(f"panel {t}", e) for t, e in panel_queries(d_)]
@@ -110,7 +151,6 @@ def test():
         # 3. Every query answers with data; new orders keep the controllers busy.
         wait_until("Prometheus to scrape the operator",
                    lambda: finite(query(prom, f'up{{job="{JOB}"}} == 1')), timeout=60)
-        kubeconfig = os.path.join(data, "kubeconfig")
         pending = {where: substitute(expr) for where, expr in queries}
         orders = [0]
 
@@ -120,11 +160,13 @@ def test():
                 if finite(query(prom, expr)):
                     del pending[where]
             if pending:
-                orders[0] += 1
-                add_order(kubeconfig, orders[0])
+                if any(not any(m in pending[w] for m in ROTATION_RAN) for w in pending):
+                    orders[0] += 1
+                    add_order(kubeconfig, orders[0])
                 raise Failure(f"no data yet for {sorted(pending)}")
             return True
-        wait_until("every panel query to answer", all_answer, timeout=120, interval=2)
+        # The first scheduled rotation runs a minute after the order was provisioned.
+        wait_until("every panel query to answer", all_answer, timeout=240, interval=2)
         print(f"every query answered ({orders[0]} orders added)")
 
         # 4. Every rule evaluated, none in error.
@@ -136,6 +178,12 @@ def test():
                 check(r["health"] != "err", f"rule {r['name']}: {r.get('lastError')}")
             return all(r["health"] == "ok" for r in rules)
         wait_until("every rule to evaluate", rules_evaluated, timeout=60)
+
+        def target_alert():
+            alerts = json.loads(get(f"http://127.0.0.1:{prom}/api/v1/alerts"))["data"]["alerts"]
+            return [a for a in alerts if a["labels"].get("alertname") == "C5C3OperatorTargetClusterUnreachable"
+                    and a["labels"].get("cluster") == TARGET and a["state"] in ("pending", "firing")]
+        wait_until(f"the alert on {TARGET} to be pending", target_alert, timeout=60)
     except Failure:
         for name in ("prometheus", "operator"):
             if os.path.exists(os.path.join(d, name + ".log")):

@@ -50,7 +50,8 @@ def rules_pass_promtool():
         shutil.rmtree(d, ignore_errors=True)
     spec = rule_spec()
     alerts = [name for name, _ in rule_exprs(spec)]
-    want = {"C5C3OperatorReconcileErrors", "C5C3OperatorNoSuccessfulAPIRequests"}
+    want = {"C5C3OperatorReconcileErrors", "C5C3OperatorNoSuccessfulAPIRequests", "C5C3OperatorOrdersNotReady",
+            "C5C3OperatorRotationOverdue", "C5C3OperatorTargetClusterUnreachable"}
     check(want <= set(alerts), f"alerts {alerts} lack {sorted(want - set(alerts))}")
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules_test.yaml")) as f:
         tested = {c["alertname"] for t in yaml.safe_load(f)["tests"] for c in t["alert_rule_test"]}

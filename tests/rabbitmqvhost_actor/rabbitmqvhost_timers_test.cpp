@@ -29,11 +29,20 @@ k8s::object secret_store() {
   return test::with_condition(std::move(b).freeze(), "Ready", true);
 }
 
-struct timers_fixture : coordinator_fixture {
+// The order metrics' registry outlives the actor system (a base destroyed
+// after coordinator_fixture): the actors' closures drop their order last.
+struct registry_holder {
+  runtime::metrics::registry registry;
+};
+
+struct timers_fixture : registry_holder, coordinator_fixture {
   std::shared_ptr<fake_store> store = std::make_shared<fake_store>();
   caf::actor cluster, directory, control_planes, actor;
   caf::actor_clock::time_point start;
   const protocol::order_key key{"", "tenant-a", "orders"};
+  // The order metrics of the actors this fixture spawns (a private registry,
+  // the actors' virtual wall clock).
+  std::shared_ptr<runtime::order_metrics> orders;
 
   timers_fixture() {
     for (auto o : {test::control_plane(), test::rabbitmq_cluster(), test::default_user_secret(), secret_store(),
@@ -44,6 +53,18 @@ struct timers_fixture : coordinator_fixture {
     directory = keep(sys.spawn(fake_directory, cluster));
     control_planes = keep(sys.spawn(fake_control_planes, store));
     start = now();
+    orders = runtime::order_metrics::make(registry, "rabbitmqvhost", [this] { return wall(now()); });
+  }
+
+  std::chrono::system_clock::time_point wall(caf::actor_clock::time_point t) const {
+    return test::t0() + std::chrono::duration_cast<std::chrono::system_clock::duration>(t - start);
+  }
+
+  // One series' value on the registry's exposition (-1: absent).
+  double metric(const std::string& series) const {
+    auto text = registry.render();
+    auto pos = text.find("\n" + series + " ");
+    return pos == std::string::npos ? -1 : std::stod(text.substr(pos + series.size() + 2));
   }
 
   // A fresh order actor, as the host spawns one on the informer's add.
@@ -52,6 +73,7 @@ struct timers_fixture : coordinator_fixture {
     deps.clusters = directory;
     deps.control_planes = control_planes;
     deps.random = test::counting_random();
+    deps.orders = orders;
     runtime::order_actor_config cfg;
     cfg.key = key;
     cfg.pass = vh::make_order_pass(deps);
@@ -130,6 +152,37 @@ BOOST_FIXTURE_TEST_CASE(the_rotation_fires_when_due_and_the_grace_sweep_when_it_
                nullptr);
     BOOST_TEST(!armed("grace"));
     BOOST_TEST(user_creations() == 2u);
+  }
+}
+
+BOOST_FIXTURE_TEST_CASE(the_order_metrics_move_as_the_order_gets_ready_rotates_and_goes, timers_fixture) {
+  const std::string ready = R"(c5c3_orders{controller="rabbitmqvhost",ready="True",reason="AllReady"})";
+  const std::string lag_count = R"(c5c3_rotation_lag_seconds_count{controller="rabbitmqvhost"})";
+  const std::string lag_sum = R"(c5c3_rotation_lag_seconds_sum{controller="rabbitmqvhost"})";
+  const std::string overdue = R"(c5c3_rotation_overdue_seconds{controller="rabbitmqvhost"})";
+  BOOST_TEST(metric(ready) == -1);
+  spawn_actor();
+  BOOST_TEST_REQUIRE(order().find_condition("Ready")->is_true());
+  BOOST_TEST_CONTEXT("Ready: counted under its reason; the rotation due in an hour, none run yet") {
+    BOOST_TEST(metric(ready) == 1);
+    BOOST_TEST(metric(lag_count) == 0);
+    BOOST_TEST(metric(overdue) == 0);
+  }
+
+  advance(1h + 2s);
+  BOOST_TEST_REQUIRE(status().password_generation == 2);
+  BOOST_TEST_CONTEXT("the rotation ran when its timer fired, a second or two after it was due") {
+    BOOST_TEST(metric(lag_count) == 1);
+    BOOST_TEST(metric(lag_sum) >= 0);
+    BOOST_TEST(metric(lag_sum) <= 3);
+    BOOST_TEST(metric(overdue) == 0);
+    BOOST_TEST(metric(ready) == 1);
+  }
+
+  kill_actor();
+  BOOST_TEST_CONTEXT("the actor gone: the order counts no more") {
+    BOOST_TEST(metric(ready) == 0);
+    BOOST_TEST(metric(overdue) == -1);
   }
 }
 

@@ -22,7 +22,8 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rbac"))
 from rbac_rules import keystone_rule  # noqa: E402
-from harness import Procs, RealCluster, Workdir, apply_crds, eventually, kubectl, log, require_file, run_main, stop_all  # noqa: E402,E501
+from harness import (Procs, RealCluster, Workdir, apply_crds, eventually, kubectl, log, require_file, run_main,  # noqa: E402
+                     service_account_kubeconfig, stop_all)
 
 KEYS = {"transport_url", "host", "port", "username", "password", "vhost"}
 SA_NS, SA = "c5c3-system", "c5c3-operator"
@@ -86,16 +87,7 @@ class Setup:
                   "world/20-clustersecretstore.yaml"):
             kubectl(kc, "apply", "-f", os.path.join(samples, f), check=True)
         # The operator's identity: a TokenRequest for its ServiceAccount.
-        token = kubectl(kc, "-n", SA_NS, "create", "token", SA, "--duration=2h", check=True).stdout.strip()
-        assert token, "kubectl create token gave no token"
-        cfg = yaml.safe_load(open(kc))
-        cfg["users"][0]["user"] = {"token": token}
-        self.operator_kc = os.path.join(self.work.path, "operator.kubeconfig")
-        with open(self.operator_kc, "w") as f:
-            yaml.safe_dump(cfg, f)
-        os.chmod(self.operator_kc, 0o600)
-        who = kubectl(self.operator_kc, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
-        assert who.stdout == f"system:serviceaccount:{SA_NS}:{SA}", f"operator identity: {who.stdout} {who.stderr}"
+        self.operator_kc = service_account_kubeconfig(kc, SA_NS, SA, os.path.join(self.work.path, "operator.kubeconfig"))
 
     def start_operator(self, name="operator", sharded=False):
         # The RBAC check runs it sharded (one replica), as tests/rbac does, so that the Lease rule of

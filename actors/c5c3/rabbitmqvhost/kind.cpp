@@ -24,6 +24,7 @@ runtime::pass_fn make_order_pass(pass_deps deps) {
   rd.clusters = deps.clusters;
   rd.control_planes = deps.control_planes;
   rd.field_manager = deps.field_manager;
+  rd.orders = deps.orders;
   return runtime::make_runner_pass(declaration(deps.random), std::move(rd));
 }
 

@@ -7,6 +7,7 @@
 #include "actors/c5c3/scaffold/crypto.hpp"
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/order_actor.hpp"
+#include "actors/runtime/order_metrics.hpp"
 #include "actors/runtime/pass.hpp"
 #include "actors/runtime/shard/gate.hpp"
 
@@ -46,6 +47,7 @@ struct pass_deps {
   caf::actor control_planes;
   std::string field_manager = "c5c3-operator";
   random_source random;  // empty: system_random()
+  std::shared_ptr<runtime::order_metrics> orders;  // null: none
 };
 runtime::pass_fn make_order_pass(pass_deps deps);
 

@@ -31,6 +31,9 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   if (!opts.deps.instrumenter && !kind->instrumenter.empty())
     opts.deps.instrumenter = std::make_shared<sub_reconciler_metrics>(
         opts.registry ? *opts.registry : metrics::default_registry(), kind->controller, kind->instrumenter);
+  if (!opts.deps.orders)
+    opts.deps.orders =
+        order_metrics::make(opts.registry ? *opts.registry : metrics::default_registry(), kind->controller);
   order_host_config hc;
   hc.controller = kind->controller;
   hc.order_kind = kind->gvk;

@@ -22,6 +22,7 @@ struct run_state {
   std::shared_ptr<const runner_deps> deps;
   std::shared_ptr<write_memo> memo;
   sense_snapshot snap;
+  k8s::object started_with;  // the order as the pass started (order_metrics)
   caf::actor management;
   caf::actor order_cluster;
   std::set<std::string> read_live;  // named slots read from the API server this pass

@@ -2,12 +2,31 @@
 
 #include "actors/runtime/runner/run_state.hpp"
 
+#include <optional>
+
 namespace c5c3::runtime {
+
+namespace {
+
+// Held by one order actor's pass closure: when the actor goes, so does its
+// order from the order metrics.
+struct order_presence {
+  std::shared_ptr<order_metrics> metrics;
+  std::optional<protocol::order_key> key;
+  ~order_presence() {
+    if (metrics && key) metrics->gone(*key);
+  }
+};
+
+}  // namespace
 
 pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_deps deps) {
   auto shared = std::make_shared<const runner_deps>(std::move(deps));
   auto memo = std::make_shared<write_memo>(shared->memo_horizon);
-  return [kind, shared, memo](pass_context ctx) {
+  auto presence = std::make_shared<order_presence>();
+  presence->metrics = shared->orders;
+  return [kind, shared, memo, presence](pass_context ctx) {
+    if (!presence->key) presence->key = ctx.key();
     auto r = std::make_shared<detail::run_state>(std::move(ctx));
     r->kind = kind;
     r->deps = shared;
@@ -18,6 +37,7 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
     // (the host hands every version of the order to the actor, so this needs
     // no coming back).
     r->snap.order = cached ? memo->latest(memo_key_of(r->snap.key.cluster, cached), cached, r->ctx.now()) : cached;
+    r->started_with = r->snap.order;
     memo->reset_used();
     // A terminating order without the kind's finalizer has nothing left of
     // this kind to tear down: its release was this actor's own (seen through

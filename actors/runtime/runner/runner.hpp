@@ -17,6 +17,7 @@
 // its deadline writes nothing and answers arriving after it are ignored.
 #pragma once
 
+#include "actors/runtime/order_metrics.hpp"
 #include "actors/runtime/pass.hpp"
 #include "actors/runtime/runner/declaration.hpp"
 #include "actors/runtime/runner/instrumenter.hpp"
@@ -37,6 +38,9 @@ struct runner_deps {
   std::string field_manager = "c5c3-operator";
   caf::timespan timeout = std::chrono::seconds(30);  // per request
   std::shared_ptr<sub_reconciler_metrics> instrumenter;  // null: none
+  // Orders by Ready reason and rotation lag (order_metrics.hpp), fed as
+  // passes settle and actors go away (null: none).
+  std::shared_ptr<order_metrics> orders;
   // How long the memo may stand in for a lagging cache (write_memo).
   std::chrono::nanoseconds memo_horizon = std::chrono::seconds(30);
   k8s::log::logger log = k8s::log::root().named("runner");

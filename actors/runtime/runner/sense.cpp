@@ -26,7 +26,10 @@ k8s::log::logger run_state::log() const {
                          {"cluster", snap.key.cluster}});
 }
 
-void finish(const run_ptr& r, pass_result res) { r->ctx.finish(std::move(res)); }
+void finish(const run_ptr& r, pass_result res) {
+  if (r->ctx.finish(std::move(res)) && r->deps->orders)
+    r->deps->orders->settled(r->snap.key, r->started_with, r->snap.order);
+}
 
 void fail(const run_ptr& r, const caf::error& e) {
   if (proto::is_conflict(e)) return finish(r, pass_result::requeue());

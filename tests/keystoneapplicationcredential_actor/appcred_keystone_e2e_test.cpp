@@ -29,22 +29,7 @@ BOOST_FIXTURE_TEST_CASE(a_credential_in_a_real_keystone, on_real_keystone) { cre
 // still authenticates until previousCredentialDeleteAt and is refused and
 // gone from Keystone after it; Keystone's expires_at is credentialExpiresAt.
 BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule_in_a_real_keystone, on_real_keystone) {
-  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
-  create(user_order("alice"));
-  create(project_order("team"));
-  assign_member_role();
-  auto order = parse(credential);
-  {
-    auto b = order.edit();
-    b.set_string({"spec", "rotation", "interval"}, "1m");
-    b.set_string({"spec", "rotation", "gracePeriod"}, "30s");
-    order = std::move(b).freeze();
-  }
-  BOOST_TEST_REQUIRE(world->create(order).ok());
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(credential_order()); }, 90),
-                     reason(credential_order(), "CredentialReady") << " / "
-                                                                   << reason(credential_order(), "DeliveryReady"));
-  BOOST_TEST_REQUIRE(status_int("credentialGeneration") == 1);
+  create_scheduled_credential("1m", "30s");
   const auto first_id = std::string(credential_order().get_string({"status", "credentialID"}));
   const auto first_secret = delivered("application_credential_secret");
   const auto first_clouds = delivered("clouds.yaml");

@@ -10,12 +10,14 @@ identity service in `c5c3-sim world`.
       allows them in tenant-a.
   mixed: N users, N projects, N assignments (user i on project i) and N/10 catalog entries at once.
   keystoneapplicationcredential: N credential orders of one user on one project (the user, the project and an
-      assignment of `member` Ready first, not counted), rotation intervals staggered over a minute (60 s to
-      119 s) with 5 s of grace, so the first rotations overlap the convergence ("all Ready": each order Ready
-      once); then, until every order has rotated once on schedule and its new credential is delivered: the
-      latency from the due time (generation 1's nextRotation) to the switch (lastRotation) and to the delivery
-      (DeliveryReady True at generation 2, to within one poll of the list), p50, p99 and max, and the
-      operator's requests per rotation by verb. Use --steady 1.
+      assignment of `member` Ready first, not counted), rotation intervals from --interval to --interval +
+      --spread seconds (shuffled, so the due times spread over --spread seconds) with 5 s of grace; after all
+      Ready and the steady state (which has to end before the first due time), until every order has rotated
+      once on schedule, its new credential is delivered and its grace period is over: the latency from the due
+      time (generation 1's nextRotation in the order's status) to the switch (lastRotation) and to the delivery
+      (a watch on `<name>-credentials` seeing application_credential_id change), p50, p99 and max, and the
+      operator's requests per rotation by verb (over the rotation window, less the steady-state rate);
+      bench/rabbitmqvhost/rotation.py.
   wakeups: as keystoneroleassignment, then one user's spec changes (passwordGeneration 2): the assignment
       passes that change causes (controller_runtime_reconcile_total of keystoneroleassignment) against the
       number of assignments naming that user.
@@ -33,7 +35,6 @@ Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
-import calendar
 import os
 import re
 import subprocess
@@ -47,6 +48,7 @@ from kubernetes import client, config
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
 from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+import rotation  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -89,13 +91,14 @@ def credential_yaml(name, interval):
                       f"  rotation:\n    interval: {interval}s\n    gracePeriod: 5s\n")
 
 
-def workload(kind, n):
+def workload(kind, n, interval=180, spread=90):
     """(setup orders, measured orders): lists of (kind, yaml)."""
     if kind == "keystoneapplicationcredential":
         setup = [("keystoneuser", order_yaml("keystoneuser", "bench-u")),
                  ("keystoneproject", order_yaml("keystoneproject", "bench-p")),
                  ("keystoneroleassignment", assignment_yaml("bench-ra", "bench-u", "bench-p"))]
-        return setup, [(kind, credential_yaml(f"bench-{i:05d}", 60 + i % 60)) for i in range(n)]
+        intervals = rotation.staggered_intervals(n, interval, spread)
+        return setup, [(kind, credential_yaml(f"bench-{i:05d}", intervals[i])) for i in range(n)]
     if kind in KINDS and kind not in ("keystoneroleassignment", "keystonecatalogentry"):
         return [], [(kind, order_yaml(kind, f"bench-{i:05d}")) for i in range(n)]
     if kind == "keystonecatalogentry":
@@ -128,81 +131,16 @@ def reconciles(metrics_url, controller):
     return total
 
 
-def percentile(values, q):
-    v = sorted(values)
-    return v[min(len(v) - 1, int(q * len(v)))]
-
-
-def utc(t):
-    return calendar.timegm(time.strptime(t, "%Y-%m-%dT%H:%M:%SZ"))
-
-
-class RotationWatch:
-    """The credential orders as polls of their list see them: ever Ready, the due time of generation 1
-    (its nextRotation), the switch to generation 2 (its lastRotation) and when DeliveryReady was first seen True
-    at generation 2 (the new credential delivered; to within one poll)."""
-
-    def __init__(self, api):
-        self.api = api
-        self.ready, self.due, self.switched, self.delivered, self.gens = set(), {}, {}, {}, {}
-        self.polls, self.started = 0, time.time()
-
-    def poll(self):
-        """At most one list every 2 s (a list of 1,000 orders every 0.2 s loads the emulator noticeably)."""
-        now = time.time()
-        if now - getattr(self, "last", 0) < 2:
-            return True
-        self.last = now
-        items = self.api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a",
-                                                       KINDS["keystoneapplicationcredential"][1])["items"]
-        self.polls += 1
-        for o in items:
-            name, st = o["metadata"]["name"], o.get("status") or {}
-            conds = {c["type"]: c["status"] for c in st.get("conditions") or []}
-            gen = st.get("credentialGeneration", 0)
-            self.gens[name] = gen
-            if conds.get("Ready") == "True":
-                self.ready.add(name)
-            if gen == 1 and st.get("nextRotation"):
-                self.due[name] = st["nextRotation"]
-            if gen == 2 and name in self.due and name not in self.switched:
-                self.switched[name] = st.get("lastRotation")
-            if gen == 2 and name in self.switched and name not in self.delivered and \
-                    conds.get("DeliveryReady") == "True":
-                self.delivered[name] = now
-        return items
-
-    def poll_period(self):
-        return (time.time() - self.started) / max(1, self.polls)
-
-
-def rotation_latency(watch, metrics, total):
-    """Every order rotated once on its schedule and the new credential delivered: the latency from the due time
-    to the switch and to the delivery, and the operator's requests per rotation (the requests while they happen
-    over the rotations that happen meanwhile, every order being Ready once before)."""
-    gens0, req0 = dict(watch.gens), requests_by_method(metrics)
-    wait_for(lambda: watch.poll() is not None and len(watch.delivered) >= total,
-             f"{total} orders rotated and delivered", 3600)
-    req1 = requests_by_method(metrics)
-    rotations = sum(watch.gens[n] - gens0.get(n, 0) for n in watch.gens)
-    switch = [utc(watch.switched[n]) - utc(watch.due[n]) for n in watch.delivered]
-    deliver = [watch.delivered[n] - utc(watch.due[n]) for n in watch.delivered]
-    rot = diff(req0, req1)
-    print(f"rotation: due -> switched (status, whole seconds)  p50 {percentile(switch, 0.5):.0f} s, "
-          f"p99 {percentile(switch, 0.99):.0f} s, max {max(switch):.0f} s")
-    print(f"rotation: due -> delivered (polled every {watch.poll_period():.1f} s)  p50 {percentile(deliver, 0.5):.1f} s, "
-          f"p99 {percentile(deliver, 0.99):.1f} s, max {max(deliver):.1f} s")
-    print(f"operator requests per rotation          {sum(rot.values()) / max(1, rotations):.2f}  "
-          + ", ".join(f"{k} {v / max(1, rotations):.2f}" for k, v in rot.items() if v)
-          + f" ({rotations} rotations: the mint, the switch, the backup, the delivery, the grace sweep)")
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kind", choices=sorted(KINDS) + WORKLOADS, default="rabbitmqvhost")
     ap.add_argument("--orders", type=int, default=1000)
     ap.add_argument("--steady", type=int, default=60)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
+    ap.add_argument("--interval", type=int, default=180,
+                    help="keystoneapplicationcredential: the shortest rotation interval, seconds (the CRD's least: 60)")
+    ap.add_argument("--spread", type=int, default=90,
+                    help="keystoneapplicationcredential: the intervals run up to --interval + --spread seconds")
     ap.add_argument("--operator-arg", action="append", default=[],
                     help="an extra flag for c5c3-operator (repeatable), e.g. --operator-arg=--max-concurrent-reconciles=1")
     a = ap.parse_args()
@@ -210,6 +148,7 @@ def main():
     kubeconfig = os.path.join(work, "kubeconfig")
     sim = os.path.join(a.bin, "c5c3-sim")
     ps = Processes(work)
+    watch = None
     procs, start = ps.procs, ps.start
 
     try:
@@ -253,12 +192,13 @@ def main():
                          if c["type"] == "Ready" and c["status"] == "True")
             return n
 
-        setup, measured = workload(a.kind, a.orders)
+        setup, measured = workload(a.kind, a.orders, a.interval, a.spread)
         if setup:
             create(setup, "setup")
             wait_for(lambda: ready_count({k for k, _ in setup}) >= len(setup), f"{len(setup)} setup orders Ready", 3600)
             time.sleep(2)
         kinds = sorted({k for k, _ in measured})
+        watch = rotation.RotationWatch("tenant-a") if a.kind == "keystoneapplicationcredential" else None
         op = procs["operator"].pid
         rss0 = rss_kib(op)
         cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
@@ -268,12 +208,9 @@ def main():
         created = time.time() - t0
         total = len(measured)
 
-        watch = RotationWatch(api) if a.kind == "keystoneapplicationcredential" else None
-
         def all_ready():
-            if watch:  # a rotation makes an order not Ready for a while: each order Ready once
-                watch.poll()
-                return len(watch.ready) >= total
+            if watch:  # each order Ready once, as its watch saw it
+                return watch.count("ready") >= total
             return ready_count(kinds) >= total
 
         wait_for(all_ready, f"{total} orders Ready", 3600)
@@ -282,7 +219,7 @@ def main():
         cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
         rss1 = rss_kib(op)
         time.sleep(a.steady)
-        req2 = requests_by_method(metrics)
+        req2, steady_end = requests_by_method(metrics), time.time()
 
         conv = diff(req0, req1)
         steady = diff(req1, req2)
@@ -300,7 +237,14 @@ def main():
         print("CPU seconds during convergence          "
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
         if watch:
-            rotation_latency(watch, metrics, total)
+            due = watch.earliest_due()
+            print(f"first due time after the steady state   {due - steady_end:.1f} s"
+                  + ("" if due > steady_end else "  (OVERLAP: raise --interval; the steady rate is not steady)"))
+            wait_for(lambda: watch.rotated(total), f"{total} orders rotated, delivered and swept",
+                     a.interval + a.spread + 3600)
+            window = diff(req2, requests_by_method(metrics))
+            rotation.report(watch, window, time.time() - steady_end,
+                            {k: v / max(1, a.steady) for k, v in steady.items()}, total)
         if a.kind == "wakeups":
             s = side(a.orders)
             user = "bench-u-00007"
@@ -321,6 +265,8 @@ def main():
             print(f"one user's spec change at {a.orders} assignments: {int(passes)} assignment passes "
                   f"({naming} assignments name {user}; {a.orders - naming} do not)")
     finally:
+        if watch:
+            watch.stop.set()
         for p in procs.values():
             p.terminate()
         for p in procs.values():

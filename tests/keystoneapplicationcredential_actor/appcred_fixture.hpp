@@ -105,6 +105,9 @@ struct appcred_fixture : keystone_fixture {
            R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
            R"("userRef":{"name":"alice"},"projectRef":{"name":"team"},"role":"member"}})");
   }
+  // alice, team and the member role of alice on team, then the order "creds"
+  // with that rotation schedule, Ready.
+  void create_scheduled_credential(const std::string& interval, const std::string& grace_period);
   // The scenario both tests run: NoRoleOnProject until an assignment of the
   // user and project reports its role; Ready with a delivered credential that
   // authenticates in Keystone, scoped to the project; zero requests once
@@ -118,6 +121,25 @@ struct appcred_fixture : keystone_fixture {
 inline const std::string credential = R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneApplicationCredential","metadata":{"name":"creds","namespace":"tenant-a"},
   "spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},"userRef":{"name":"alice"},"projectRef":{"name":"team"},
           "rotation":{"interval":"1h","gracePeriod":"4s"}}})";
+
+inline void appcred_fixture::create_scheduled_credential(const std::string& interval, const std::string& grace_period) {
+  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  create(user_order("alice"));
+  create(project_order("team"));
+  assign_member_role();
+  auto order = parse(credential);
+  {
+    auto b = order.edit();
+    b.set_string({"spec", "rotation", "interval"}, interval);
+    b.set_string({"spec", "rotation", "gracePeriod"}, grace_period);
+    order = std::move(b).freeze();
+  }
+  BOOST_TEST_REQUIRE(world->create(order).ok());
+  BOOST_TEST_REQUIRE(eventually([&] { return ready(credential_order()); }, 90),
+                     reason(credential_order(), "CredentialReady") << " / "
+                                                                   << reason(credential_order(), "DeliveryReady"));
+  BOOST_TEST_REQUIRE(status_int("credentialGeneration") == 1);
+}
 
 inline void appcred_fixture::credential_from_order_to_teardown() {
   BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));

@@ -13,21 +13,7 @@ BOOST_FIXTURE_TEST_CASE(a_credential_from_order_to_teardown, appcred_fixture) { 
 
 // The shortest schedule the CRD admits: interval 1m, grace 5s.
 BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule, appcred_fixture) {
-  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
-  create(user_order("alice"));
-  create(project_order("team"));
-  assign_member_role();
-  auto order = parse(credential);
-  {
-    auto b = order.edit();
-    b.set_string({"spec", "rotation", "interval"}, "1m");
-    b.set_string({"spec", "rotation", "gracePeriod"}, "5s");
-    order = std::move(b).freeze();
-  }
-  BOOST_TEST_REQUIRE(world->create(order).ok());
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(credential_order()); }, 90),
-                     reason(credential_order(), "CredentialReady"));
-  BOOST_TEST(status_int("credentialGeneration") == 1);
+  create_scheduled_credential("1m", "5s");
   const auto due = k8s::parse_rfc3339(credential_order().get_string({"status", "nextRotation"}));
   BOOST_TEST_REQUIRE(due.has_value());
   BOOST_TEST_REQUIRE(eventually([&] { return status_int("credentialGeneration") == 2; }, 120),

@@ -57,7 +57,10 @@ BOOST_AUTO_TEST_CASE(dashboard_created_edited_deleted) {
   f.remove(grafanadashboard_gvk, "team-a", "overview");
   BOOST_TEST_REQUIRE(eventually([&] { return !f.dashboard("overview"); }));
   BOOST_TEST(!f.held(uid).has_value());
-  BOOST_TEST(f.warnings("team-a", "overview").empty());
+  std::string why;
+  for (const auto& e : f.warnings("team-a", "overview"))
+    why += std::string(e.get_string({"reason"})) + ": " + std::string(e.get_string({"message"})) + "; ";
+  BOOST_TEST(why.empty(), "Warning events on the happy path: " << why);
 }
 
 BOOST_AUTO_TEST_CASE(a_404_on_delete_is_success) {

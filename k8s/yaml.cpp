@@ -224,6 +224,10 @@ namespace {
 // first pass through the event parser sees that as a document starting where
 // the previous one started, and refuses the text there; the same pass
 // reports the parser's own errors.
+std::string invalid_at(const YAML::Mark& at, std::string_view what) {
+  return fmt::format("invalid YAML at line {}, column {}: {}", at.line + 1, at.column + 1, what);
+}
+
 struct yaml_stuck {
   YAML::Mark at;
 };
@@ -244,7 +248,7 @@ struct progress_check : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
-std::optional<std::string> yaml_cpp_would_hang(const std::string& text) {
+std::optional<std::string> first_pass_error(const std::string& text) {
   try {
     std::istringstream in(text);
     YAML::Parser parser(in);
@@ -254,10 +258,10 @@ std::optional<std::string> yaml_cpp_would_hang(const std::string& text) {
   } catch (const yaml_stuck& e) {
     auto pos = static_cast<std::size_t>(e.at.pos);
     auto what = pos < text.size() ? fmt::format("'{}'", text[pos]) : std::string("token");
-    return fmt::format("invalid YAML at line {}, column {}: unexpected {}", e.at.line + 1, e.at.column + 1, what);
+    return invalid_at(e.at, "unexpected " + what);
   } catch (const YAML::Exception& e) {
     // Reported here: LoadAll skips some of these ("- [1]," gave no document).
-    return fmt::format("invalid YAML at line {}, column {}: {}", e.mark.line + 1, e.mark.column + 1, e.msg);
+    return invalid_at(e.mark, e.msg);
   }
   return std::nullopt;
 }
@@ -268,7 +272,7 @@ std::optional<std::vector<json_document>> yaml_documents_to_json(std::string_vie
                                                                  std::string* error) {
   std::vector<json_document> out;
   std::string owned(text);
-  if (auto why = yaml_cpp_would_hang(owned)) {
+  if (auto why = first_pass_error(owned)) {
     if (error) *error = *why;
     return std::nullopt;
   }
@@ -285,9 +289,7 @@ std::optional<std::vector<json_document>> yaml_documents_to_json(std::string_vie
     if (error) *error = "invalid YAML: " + e.why;
     return std::nullopt;
   } catch (const YAML::Exception& e) {
-    if (error)
-      *error = fmt::format("invalid YAML at line {}, column {}: {}", e.mark.line + 1,
-                           e.mark.column + 1, e.msg);
+    if (error) *error = invalid_at(e.mark, e.msg);
     return std::nullopt;
   }
   return out;

@@ -67,33 +67,26 @@ read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_r
 
 std::vector<derived_watch> watches_of(const kind_declaration& k) {
   std::vector<derived_watch> out;
+  // A field-scoped watch (one object) is never merged with another.
   auto add = [&out](const k8s::gvk& gvk, const std::string& selector, bool every, bool optional,
-                    const std::string& ns) {
+                    const std::string& ns, const std::string& field = {}) {
     for (auto& w : out) {
-      if (w.gvk == gvk && w.selector == selector && w.namespace_ == ns && w.field_selector.empty()) {
+      if (field.empty() && w.gvk == gvk && w.selector == selector && w.namespace_ == ns && w.field_selector.empty()) {
         w.every_cluster = w.every_cluster || every;
         w.optional = w.optional && optional;
         return;
       }
     }
-    out.push_back({gvk, selector, every, optional, ns});
+    out.push_back({gvk, selector, every, optional, ns, field});
   };
-  if (k.order_name.empty()) {
-    add(k.gvk, k.order_selector, true, true, k.order_namespace);
-  } else {
-    out.push_back({k.gvk, k.order_selector, true, true, k.order_namespace, "metadata.name=" + k.order_name});
-  }
+  add(k.gvk, k.order_selector, true, true, k.order_namespace,
+      k.order_name.empty() ? std::string() : "metadata.name=" + k.order_name);
   for (const auto& r : k.reads)
     if (!r.uncached) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace);
   for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true, "");
   for (const auto& ref : k.references) add(ref.gvk, "", true, true, "");
-  for (const auto& w : k.watches) {
-    if (w.field_selector.empty()) {
-      add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_);
-    } else {
-      out.push_back({w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_, w.field_selector});
-    }
-  }
+  for (const auto& w : k.watches)
+    add(w.gvk, w.selector, w.cluster == cluster_role::order, w.optional, w.namespace_, w.field_selector);
   return out;
 }
 

@@ -36,7 +36,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/selection"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -108,14 +107,13 @@ func (c counter) OnUpdate(any, any) {}
 func (c counter) OnDelete(any)      { c.n.Add(-1) }
 
 func main() {
-	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of the API server")
 	operatorNamespace := flag.String("operator-namespace", "c5c3-system", "the operator's namespace (target-cluster Secrets)")
 	settle := flag.Duration("settle", 5*time.Second, "how long the counts must stay still after sync")
 	timeout := flag.Duration("timeout", 30*time.Minute, "give up after")
 	flag.Parse()
 	log.SetLogger(zap.New(zap.UseDevMode(false), zap.WriteTo(os.Stderr)))
 
-	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
+	cfg, err := ctrl.GetConfig() // --kubeconfig (controller-runtime's flag)
 	if err != nil {
 		fail(err)
 	}

@@ -13,7 +13,11 @@ Prints per order: our operator's RSS growth from before the orders to all Ready 
 figure), the peer's RSS growth from its baseline run to its run over the N orders (as it runs, and after
 runtime.GC + debug.FreeOSMemory), what the peer's informers hold, and the ratio ours / peer's.
 
+--changes M and --restart then measure P4 and P5 over the same orders, as bench_rabbitmqvhost.py does
+(bench/rabbitmqvhost/latency.py), so a large N builds its world once.
+
 Usage: bench/peer/bench_peer.py [--orders N] [--bin DIR] [--settle S] [--operator-arg FLAG]...
+       [--changes M] [--restart [--quiet S]]
 Default: 1000 orders, binaries in build/bin (tools/build).
 """
 import argparse
@@ -29,8 +33,16 @@ from kubernetes import client
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
 sys.path.insert(0, os.path.join(SRC, "bench", "rabbitmqvhost"))
-from benchlib import Processes, rss_kib, stop, wait_for  # noqa: E402
+from benchlib import Processes, free_port, rss_kib, stop, wait_for  # noqa: E402
 from bench_rabbitmqvhost import count_ready, create_orders, order_yaml, start_world  # noqa: E402
+import latency  # noqa: E402
+
+
+def status_kib(pid, field):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
 
 
 def run_peer(peer, kubeconfig, work, name, settle):
@@ -50,13 +62,18 @@ def main():
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
     ap.add_argument("--settle", type=int, default=5, help="the peer's counts still for this many seconds")
     ap.add_argument("--operator-arg", action="append", default=[], help="an extra flag for c5c3-operator")
+    ap.add_argument("--changes", type=int, default=0,
+                    help="then P4 over the same orders, as bench_rabbitmqvhost.py --changes (saves a second world)")
+    ap.add_argument("--restart", action="store_true", help="then P5, as bench_rabbitmqvhost.py --restart")
+    ap.add_argument("--quiet", type=int, default=10, help="--restart: seconds without a request or a pass")
     a = ap.parse_args()
     peer = subprocess.run([os.path.join(SRC, "bench", "peer", "build")], stdout=subprocess.PIPE, text=True,
                           check=True).stdout.strip()
     work = tempfile.mkdtemp(prefix="c5c3-bench-peer-")
     ps = Processes(work)
     try:
-        metrics, kubectl, _ = start_world(ps, a.bin, a.operator_arg)
+        metrics, kubectl, op_argv = start_world(ps, a.bin, a.operator_arg,
+                                                health_port=free_port() if a.restart else None)
         api = client.CustomObjectsApi()
         base = run_peer(peer, ps.kubeconfig, work, "peer-baseline", a.settle)
         op = ps.procs["operator"].pid
@@ -68,6 +85,7 @@ def main():
         converged = time.time() - t0
         time.sleep(5)  # the last status writes' events in
         rss1 = rss_kib(op)
+        hwm1 = status_kib(op, "VmHWM")
         full = run_peer(peer, ps.kubeconfig, work, "peer", a.settle)
         n = a.orders
         ours = (rss1 - rss0) / n
@@ -85,11 +103,19 @@ def main():
               f"{ours:.1f} KiB per order")
         print(f"peer RSS (as it runs)                   {base['rss_kib'] / 1024:.1f} MiB -> "
               f"{full['rss_kib'] / 1024:.1f} MiB, {peer_kib:.1f} KiB per cached order")
+        print(f"peer peak RSS (VmHWM)                   {base['hwm_kib'] / 1024:.1f} MiB -> "
+              f"{full['hwm_kib'] / 1024:.1f} MiB, {(full['hwm_kib'] - base['hwm_kib']) / max(1, full['orders']):.1f} "
+              f"KiB per cached order (ours: {hwm1 / 1024:.1f} MiB)")
         print(f"peer RSS (after GC + FreeOSMemory)      {base['rss_after_gc_kib'] / 1024:.1f} MiB -> "
               f"{full['rss_after_gc_kib'] / 1024:.1f} MiB, {peer_gc:.1f} KiB per cached order "
               f"(Go heap live {heap:.1f} KiB per order)")
         print(f"ratio ours / peer                       {ours / peer_kib:.2f} (as it runs), "
               f"{ours / peer_gc:.2f} (after GC)")
+        if a.changes:
+            latency.spec_changes([f"bench-{i:05d}" for i in range(n)], a.changes, metrics)
+        if a.restart:
+            latency.restart(ps, op_argv, free_port(), free_port(), n,
+                            lambda: count_ready(api, ["rabbitmqvhost"]), a.quiet)
     finally:
         stop(ps.procs, work)
 

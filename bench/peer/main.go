@@ -13,8 +13,9 @@
 // It starts the manager, waits until every informer has synced and the object
 // counts have not moved for --settle, and prints one JSON line: the counts per
 // informer, VmRSS of /proc/self/status as it stands (the figure a Go operator
-// runs at), then after runtime.GC + debug.FreeOSMemory (the least it can run
-// at), and Go's heap in use. Then it exits.
+// runs at) and its peak VmHWM (the initial lists), then after runtime.GC +
+// debug.FreeOSMemory (the least it can run at), and Go's heap in use. Then it
+// exits.
 package main
 
 import (
@@ -85,13 +86,14 @@ func equals(key, value string) labels.Selector {
 	return labels.SelectorFromSet(labels.Set{key: value})
 }
 
-func rssKiB() int64 {
+// A field of /proc/self/status in KiB: "VmRSS", "VmHWM".
+func statusKiB(field string) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
+		if strings.HasPrefix(line, field+":") {
 			f := strings.Fields(line)
 			v, _ := strconv.ParseInt(f[1], 10, 64)
 			return v
@@ -249,14 +251,14 @@ func main() {
 		counts[s.name] = s.count.Load()
 	}
 	out := map[string]any{"synced_seconds": synced.Seconds(), "counts": counts, "orders": counts["RabbitMQVhost"],
-		"objects": total(), "rss_kib": rssKiB()}
+		"objects": total(), "rss_kib": statusKiB("VmRSS"), "hwm_kib": statusKiB("VmHWM")}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	out["heap_inuse_kib"] = ms.HeapInuse / 1024
 	runtime.GC()
 	debug.FreeOSMemory()
 	runtime.ReadMemStats(&ms)
-	out["rss_after_gc_kib"] = rssKiB()
+	out["rss_after_gc_kib"] = statusKiB("VmRSS")
 	out["heap_inuse_after_gc_kib"] = ms.HeapInuse / 1024
 	out["heap_alloc_after_gc_kib"] = ms.HeapAlloc / 1024
 	line, _ := json.Marshal(out)

@@ -142,7 +142,7 @@ def reconciles(metrics_url, controller):
 def start_world(ps, bin_dir, operator_args, health_port=None):
     """c5c3-sim apiserver, c5c3-sim world and c5c3-operator as processes of `ps`, the sample ControlPlane,
     RabbitmqCluster and ClusterSecretStore applied, the operator's /metrics answering and the kubernetes client
-    configured; returns (metrics URL, kubectl argv, the operator's argv: restart_operator starts it again).
+    configured; returns (metrics URL, kubectl argv, the operator's argv, which latency.restart starts again).
     health_port: the operator's /readyz on 127.0.0.1:health_port (None: off)."""
     sim = os.path.join(bin_dir, "c5c3-sim")
     ps.start_emulator(sim, SRC)

@@ -156,6 +156,7 @@ def restart(ps, op_argv, metrics_port, health_port, orders, ready_count, quiet=1
           + ", ".join(f"{k} {int(v)}" for k, v in sorted(writes.items())) + "   (goal 0)")
     print(f"P5 requests over the restart            {int(sum(req.values()))}  "
           + ", ".join(f"{k} {int(v)}" for k, v in sorted(req.items()) if v))
-    print(f"P5 restarted operator                   CPU {cpu_seconds(p.pid):.1f} s, RSS {rss_kib(p.pid) / 1024:.1f} MiB")
+    print(f"P5 restarted operator                   CPU {cpu_seconds(p.pid):.1f} s, "
+          f"RSS {rss_kib(p.pid) / 1024:.1f} MiB")
     ready = ready_count()
     print(f"P5 orders Ready after the restart       {ready} of {orders}")

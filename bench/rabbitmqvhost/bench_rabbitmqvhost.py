@@ -30,7 +30,14 @@ processes, creates N orders in one go, and prints:
   - the operator's RSS per order (RSS after convergence minus RSS before the orders, over N),
   - CPU seconds of each process during the convergence.
 
+With --kind rabbitmqvhost, after the steady state (bench/rabbitmqvhost/latency.py, issue 19):
+  --changes M: P4, M changes of one order's spec.rotation.interval one at a time: change -> status written
+      (a watch sees status.observedGeneration reach the new generation), p50, p99, max;
+  --restart: P5, SIGTERM the operator and start it again over the N orders: its writes (goal 0) and requests
+      by verb, the seconds until /readyz answers 200 and until it is quiet (--quiet S without a request or pass).
+
 Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
+       [--changes M] [--restart [--quiet S]]
        (for mixed, N is the number of each Keystone kind but the catalog entries)
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
@@ -48,6 +55,7 @@ from kubernetes import client, config
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
 from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+import latency  # noqa: E402
 import rotation  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -131,6 +139,58 @@ def reconciles(metrics_url, controller):
     return total
 
 
+def start_world(ps, bin_dir, operator_args, health_port=None):
+    """c5c3-sim apiserver, c5c3-sim world and c5c3-operator as processes of `ps`, the sample ControlPlane,
+    RabbitmqCluster and ClusterSecretStore applied, the operator's /metrics answering and the kubernetes client
+    configured; returns (metrics URL, kubectl argv, the operator's argv, which latency.restart starts again).
+    health_port: the operator's /readyz on 127.0.0.1:health_port (None: off)."""
+    sim = os.path.join(bin_dir, "c5c3-sim")
+    ps.start_emulator(sim, SRC)
+    ps.start("world", [sim, "world", "--kubeconfig", ps.kubeconfig])
+    metrics_port = free_port()
+    op_argv = [os.path.join(bin_dir, "c5c3-operator"), "--kubeconfig", ps.kubeconfig,
+               "--namespace", "c5c3-system", "--metrics-bind-address", f"127.0.0.1:{metrics_port}",
+               "--health-probe-bind-address", f"127.0.0.1:{health_port}" if health_port else "0"] + operator_args
+    ps.start("operator", op_argv)
+    metrics = f"http://127.0.0.1:{metrics_port}/metrics"
+    kubectl = ["/usr/bin/kubectl", "--kubeconfig", ps.kubeconfig]
+    samples = os.path.join(SRC, "deploy", "samples")
+    for f in ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",
+              "world/20-clustersecretstore.yaml"]:
+        wait_for(lambda: subprocess.run(kubectl + ["apply", "-f", os.path.join(samples, f)],
+                                        capture_output=True).returncode == 0, f"apply {f}", 60)
+
+    def reachable():
+        try:
+            requests_by_method(metrics)
+            return True
+        except OSError:
+            return False
+
+    wait_for(reachable, "the operator's /metrics", 60)
+    time.sleep(2)  # informers synced, the ControlPlane seen
+    config.load_kube_config(config_file=ps.kubeconfig)
+    return metrics, kubectl, op_argv
+
+
+def create_orders(kubectl, work, batch, name):
+    """One `kubectl create` of the (kind, yaml) pairs of `batch`."""
+    path = os.path.join(work, name + ".yaml")
+    with open(path, "w") as f:
+        f.write("---\n".join(y for _, y in batch))
+    subprocess.run(kubectl + ["create", "-f", path], check=True, capture_output=True)
+
+
+def count_ready(api, kinds):
+    """Orders of `kinds` in tenant-a whose Ready condition is True."""
+    n = 0
+    for k in kinds:
+        items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[k][1])["items"]
+        n += sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
+                 if c["type"] == "Ready" and c["status"] == "True")
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kind", choices=sorted(KINDS) + WORKLOADS, default="rabbitmqvhost")
@@ -143,54 +203,31 @@ def main():
                     help="keystoneapplicationcredential: the intervals run up to --interval + --spread seconds")
     ap.add_argument("--operator-arg", action="append", default=[],
                     help="an extra flag for c5c3-operator (repeatable), e.g. --operator-arg=--max-concurrent-reconciles=1")
+    ap.add_argument("--changes", type=int, default=0,
+                    help="rabbitmqvhost, P4: after the steady state, this many spec changes one at a time "
+                         "(bench/rabbitmqvhost/latency.py)")
+    ap.add_argument("--restart", action="store_true",
+                    help="rabbitmqvhost, P5: at the end, SIGTERM the operator and start it again over the orders")
+    ap.add_argument("--quiet", type=int, default=10,
+                    help="--restart: the operator is quiet after this many seconds without a request or a pass")
     a = ap.parse_args()
+    if (a.changes or a.restart) and a.kind != "rabbitmqvhost":
+        ap.error("--changes and --restart are for --kind rabbitmqvhost")
     work = tempfile.mkdtemp(prefix="c5c3-bench-rmq-")
-    kubeconfig = os.path.join(work, "kubeconfig")
-    sim = os.path.join(a.bin, "c5c3-sim")
     ps = Processes(work)
     watch = None
-    procs, start = ps.procs, ps.start
+    procs = ps.procs
 
     try:
-        ps.start_emulator(sim, SRC)
-        start("world", [sim, "world", "--kubeconfig", kubeconfig])
-        metrics_port = free_port()
-        start("operator", [os.path.join(a.bin, "c5c3-operator"), "--kubeconfig", kubeconfig,
-                           "--namespace", "c5c3-system", "--metrics-bind-address", f"127.0.0.1:{metrics_port}",
-                           "--health-probe-bind-address", "0"] + a.operator_arg)
-        metrics = f"http://127.0.0.1:{metrics_port}/metrics"
-        kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
-        samples = os.path.join(SRC, "deploy", "samples")
-        for f in ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",
-                  "world/20-clustersecretstore.yaml"]:
-            wait_for(lambda: subprocess.run(kubectl + ["apply", "-f", os.path.join(samples, f)],
-                                            capture_output=True).returncode == 0, f"apply {f}", 60)
-
-        def reachable():
-            try:
-                requests_by_method(metrics)
-                return True
-            except OSError:
-                return False
-
-        wait_for(reachable, "the operator's /metrics", 60)
-        time.sleep(2)  # informers synced, the ControlPlane seen
-        config.load_kube_config(config_file=kubeconfig)
+        metrics, kubectl, op_argv = start_world(ps, a.bin, a.operator_arg,
+                                                health_port=free_port() if a.restart else None)
         api = client.CustomObjectsApi()
 
         def create(batch, name):
-            path = os.path.join(work, name + ".yaml")
-            with open(path, "w") as f:
-                f.write("---\n".join(y for _, y in batch))
-            subprocess.run(kubectl + ["create", "-f", path], check=True, capture_output=True)
+            create_orders(kubectl, work, batch, name)
 
         def ready_count(kinds):
-            n = 0
-            for k in kinds:
-                items = api.list_namespaced_custom_object("c5c3.io", "v1alpha1", "tenant-a", KINDS[k][1])["items"]
-                n += sum(1 for o in items for c in (o.get("status") or {}).get("conditions") or []
-                         if c["type"] == "Ready" and c["status"] == "True")
-            return n
+            return count_ready(api, kinds)
 
         setup, measured = workload(a.kind, a.orders, a.interval, a.spread)
         if setup:
@@ -264,6 +301,10 @@ def main():
             passes = reconciles(metrics, "keystoneroleassignment") - before
             print(f"one user's spec change at {a.orders} assignments: {int(passes)} assignment passes "
                   f"({naming} assignments name {user}; {a.orders - naming} do not)")
+        if a.changes:
+            latency.spec_changes([f"bench-{i:05d}" for i in range(a.orders)], a.changes, metrics)
+        if a.restart:
+            latency.restart(ps, op_argv, free_port(), free_port(), total, lambda: ready_count(kinds), a.quiet)
     finally:
         if watch:
             watch.stop.set()

@@ -288,9 +288,13 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
       caf::scoped_actor self{sys};
       for (const auto& l : limiters) drained = stop_and_wait(self, l, deadline) && drained;
       for (const auto& h : hosts) drained = stop_and_wait(self, h, deadline) && drained;
-      // Only now, with no pass in flight, the Leases go: the other replicas
-      // take this one's orders over at once.
-      for (const auto& [group, m] : memberships) stop_and_wait(self, m, clock::now() + std::chrono::seconds(5));
+      // Only now, with no pass and no write in flight (an order actor quits
+      // once its writes answered), the Leases go: the other replicas take this
+      // one's orders over at once. A drain past its budget keeps them: they
+      // run out as after kill -9, so a write still in flight cannot land after
+      // another replica took its order over.
+      if (drained)
+        for (const auto& [group, m] : memberships) stop_and_wait(self, m, clock::now() + std::chrono::seconds(5));
     }
     if (serving) {
       if (drained) setup.info("Passes drained");

@@ -35,6 +35,7 @@ std::shared_ptr<rt::kind_declaration> writing_kind() {
     if (s.order.get_string({"status", "done"}) == "yes") return p;
     k8s::object_builder cm("v1", "ConfigMap", "tenant-a", "made");
     p.writes = {rt::make_create(std::move(cm).freeze())};
+    p.replan_after_writes = false;  // the status after the create, in the same plan
     auto b = s.order.edit();
     b.set_string({"status", "done"}, "yes");
     p.status = std::move(b).freeze();

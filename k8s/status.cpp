@@ -38,6 +38,8 @@ api_error with(int code, std::string_view reason, std::string message) {
 
 std::string api_error::describe() const {
   std::string head = request.empty() ? std::string() : request + ": ";
+  // A request given up at its caller's deadline (client-side, no answer).
+  if (code == 0 && reason == reasons::timeout) return fmt::format("{}{}: {}", head, reason, message);
   if (code == 0) return fmt::format("{}transport error: {}", head, message);
   if (reason.empty()) return fmt::format("{}{}: {}", head, code, message);
   return fmt::format("{}{} {}: {}", head, code, reason, message);

@@ -22,7 +22,9 @@
 #include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/meta/type_name.hpp>
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace c5c3::k8s {
@@ -56,14 +58,33 @@ typename Inspector::result_type inspect(Inspector& f, resource_ref& x) {
   return f(caf::meta::type_name("c5c3::protocol::resource_ref"), x.gvk, x.namespace_, x.name);
 }
 
+// A write's deadline: the steady clock's time since its epoch in nanoseconds
+// (0: none), plain data so requests stay inspectable. The cluster actor hands
+// it to the client (k8s/client write_options::deadline): no attempt of the
+// write starts once it has passed, and the answer is then an error of
+// api_errc::transport whose k8s::api_error is a Timeout
+// (k8s::is_deadline_exceeded). A caller that gives up on a write at its own
+// request timeout sets it shorter, so the write cannot reach the API server
+// after the caller stopped waiting (the order runner: runner/README.md).
+using write_deadline = std::int64_t;
+inline write_deadline deadline_at(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+inline std::optional<std::chrono::steady_clock::time_point> deadline_of(write_deadline d) {
+  if (d == 0) return std::nullopt;
+  return std::chrono::steady_clock::time_point(
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(d)));
+}
+
 struct write_options {
   std::string field_manager;
   bool dry_run = false;
+  write_deadline deadline = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, write_options& x) {
-  return f(caf::meta::type_name("c5c3::protocol::write_options"), x.field_manager, x.dry_run);
+  return f(caf::meta::type_name("c5c3::protocol::write_options"), x.field_manager, x.dry_run, x.deadline);
 }
 
 struct get_request {
@@ -143,12 +164,13 @@ struct delete_request {
   std::string precondition_uid;
   std::string precondition_resource_version;
   propagation policy = propagation::background;
+  write_deadline deadline = 0;  // as write_options::deadline
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, delete_request& x) {
   return f(caf::meta::type_name("c5c3::protocol::delete_request"), x.ref, x.precondition_uid,
-           x.precondition_resource_version, x.policy);
+           x.precondition_resource_version, x.policy, x.deadline);
 }
 
 // Convenience: status writes are updates and patches of the status subresource.

@@ -121,13 +121,16 @@ struct order_probe {
   std::string last_pass_at;
   std::string last_error_at;
   std::vector<std::string> timers_due;
+  // Writes sent and not answered yet (the write fence: a stopping actor
+  // waits for them before it quits).
+  std::uint32_t writes_in_flight = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, order_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::order_probe"), x.key, x.phase, x.wake_pending,
            x.passes_started, x.passes_finished, x.idle_ticks, x.ticks_in_flight, x.failures, x.armed_timers,
-           x.last_error, x.report, x.last_pass_at, x.last_error_at, x.timers_due);
+           x.last_error, x.report, x.last_pass_at, x.last_error_at, x.timers_due, x.writes_in_flight);
 }
 
 struct limiter_probe {

@@ -567,12 +567,14 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       },
       [=](protocol::create_request& r) {
         auto id = expect(self, self->make_response_promise());
-        client().create(r.obj, k8s::write_options{r.options.field_manager, r.options.dry_run},
+        client().create(r.obj,
+                        k8s::write_options{r.options.field_manager, r.options.dry_run,
+                                           protocol::deadline_of(r.options.deadline)},
                         completion<k8s::object>(weak(), id));
       },
       [=](protocol::update_request& r) {
         auto id = expect(self, self->make_response_promise());
-        k8s::write_options wo{r.options.field_manager, r.options.dry_run};
+        k8s::write_options wo{r.options.field_manager, r.options.dry_run, protocol::deadline_of(r.options.deadline)};
         if (r.subresource == "status") {
           client().update_status(r.obj, std::move(wo), completion<k8s::object>(weak(), id));
         } else {
@@ -584,6 +586,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         k8s::patch_options po;
         po.field_manager = r.options.field_manager;
         po.dry_run = r.options.dry_run;
+        po.deadline = protocol::deadline_of(r.options.deadline);
         po.status = r.subresource == "status";
         client().patch(r.ref.gvk, r.ref.namespace_, r.ref.name, client_patch_type(r.type), r.body,
                        std::move(po), completion<k8s::object>(weak(), id));
@@ -594,6 +597,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         po.field_manager = r.options.field_manager;
         po.dry_run = r.options.dry_run;
         po.force = r.force;
+        po.deadline = protocol::deadline_of(r.options.deadline);
         po.status = r.subresource == "status";
         client().apply(r.obj, std::move(po), completion<k8s::object>(weak(), id));
       },
@@ -603,6 +607,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         d.precondition_uid = r.precondition_uid;
         d.precondition_resource_version = r.precondition_resource_version;
         d.propagation_policy = propagation_name(r.policy);
+        d.deadline = protocol::deadline_of(r.deadline);
         client().remove(r.ref.gvk, r.ref.namespace_, r.ref.name, std::move(d),
                         completion<k8s::object>(weak(), id));
       },

@@ -211,6 +211,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
 
     // Sharded: one ring (and one Lease of this replica) per controller group.
     std::map<std::string, caf::actor> memberships;
+    std::map<std::string, std::shared_ptr<runtime::shard::lease_fence>> fences;  // per ring: the write fence
     if (!shard_name.empty()) {
       for (const char* group : {"orders", "monitoring", "grafana"}) {
         if (!opts.runs(group)) continue;
@@ -221,6 +222,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
         mc.ring = group;
         mc.duration = opts.shard_lease_duration;
         mc.log = root.named("shard");
+        mc.fence = fences[group] = std::make_shared<runtime::shard::lease_fence>();
         memberships[group] = runtime::shard::spawn_membership(sys, std::move(mc));
       }
       setup.info("Sharding", {{"shardName", shard_name}, {"leaseDuration", opts.shard_lease_duration}});
@@ -244,7 +246,8 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        directory,
                        control_planes,
                        ro_namespace};
-      if (!shard_name.empty()) ctx.shard = {shard_name, memberships[kind.group], directory, "c5c3-operator", &reg};
+      if (!shard_name.empty())
+        ctx.shard = {shard_name, memberships[kind.group], directory, "c5c3-operator", &reg, fences[kind.group]};
       auto host = kind.spawn_host(ctx);
       if (!host) {
         rc = 1;
@@ -285,9 +288,13 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
       caf::scoped_actor self{sys};
       for (const auto& l : limiters) drained = stop_and_wait(self, l, deadline) && drained;
       for (const auto& h : hosts) drained = stop_and_wait(self, h, deadline) && drained;
-      // Only now, with no pass in flight, the Leases go: the other replicas
-      // take this one's orders over at once.
-      for (const auto& [group, m] : memberships) stop_and_wait(self, m, clock::now() + std::chrono::seconds(5));
+      // Only now, with no pass and no write in flight (an order actor quits
+      // once its writes answered), the Leases go: the other replicas take this
+      // one's orders over at once. A drain past its budget keeps them: they
+      // run out as after kill -9, so a write still in flight cannot land after
+      // another replica took its order over.
+      if (drained)
+        for (const auto& [group, m] : memberships) stop_and_wait(self, m, clock::now() + std::chrono::seconds(5));
     }
     if (serving) {
       if (drained) setup.info("Passes drained");

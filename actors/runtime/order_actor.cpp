@@ -45,6 +45,9 @@ struct order_state {
   caf::actor_clock::time_point queued_at;
   caf::actor_clock::time_point started_at;
   std::shared_ptr<detail::pass_slot> slot;
+  // Writes sent and not answered yet (pass_context::write_sent): a stopping
+  // actor quits only once it is 0.
+  std::shared_ptr<detail::write_count> writes = std::make_shared<detail::write_count>();
 
   controller_metrics* m() const { return cfg.metrics.get(); }
   caf::actor_clock::time_point now() const { return self->clock().now(); }
@@ -56,6 +59,7 @@ struct order_state {
 
   ~order_state() {
     // The actor is gone: a continuation finishing later must not reach it.
+    writes->on_idle = nullptr;
     if (slot) {
       slot->open = false;
       slot->on_finish = nullptr;
@@ -124,6 +128,7 @@ struct order_state {
     slot->order = order;
     slot->number = pass_number;
     slot->on_finish = [this](std::uint64_t n, pass_result r) { finish_pass(n, std::move(r)); };
+    slot->writes = writes;
     if (cfg.options.pass_deadline > caf::timespan{0}) arm(deadline_timer, cfg.options.pass_deadline);
     pass_context ctx{slot};
     try {
@@ -216,7 +221,7 @@ struct order_state {
     }
     timers.cancel_all();
     if (stopping) {
-      self->quit();
+      quit_when_fenced();
       return;
     }
     for (const auto& [timer, d] : r.timers)
@@ -238,15 +243,26 @@ struct order_state {
       phase = order_phase::idle;
       if (auto* mm = m()) mm->depth.dec();
     }
-    self->quit();
+    quit_when_fenced();
+  }
+
+  // Stopping and no pass running: quits now, or once the last write sent is
+  // answered (a write of this order must not reach the API server after the
+  // drain: the host releases the order once the actor is gone).
+  void quit_when_fenced() {
+    if (writes->in_flight == 0) return self->quit();
+    writes->on_idle = [this] {
+      if (stopping && phase != order_phase::running) self->quit();
+    };
   }
 
   protocol::order_probe probe() const {
     protocol::order_probe p;
     p.key = cfg.key;
-    p.phase = static_cast<std::uint8_t>(stopping && phase == order_phase::running
+    p.phase = static_cast<std::uint8_t>(stopping && (phase == order_phase::running || writes->in_flight > 0)
                                             ? order_phase::stopping
                                             : phase);
+    p.writes_in_flight = writes->in_flight;
     p.wake_pending = wake_pending;
     p.passes_started = pass_number;
     p.passes_finished = passes_finished;

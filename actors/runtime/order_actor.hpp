@@ -10,7 +10,10 @@
 // - Before a pass starts the actor takes a token from the limiter (the global
 //   --max-concurrent-reconciles) and gives it back when the pass ends.
 // - retire_atom / stop_atom: start no more passes; finish the one in flight,
-//   then quit.
+//   and wait for every write its passes sent and that has not answered yet
+//   (pass_context::write_sent: its answer or its request's timeout, which
+//   outlasts the write's deadline), then quit. So the host's drain never
+//   completes while a write of the order may still reach the API server.
 #pragma once
 
 #include "actors/runtime/controller_metrics.hpp"

@@ -190,7 +190,10 @@ struct host_state {
           gate.end_write(key);
           bool ok = static_cast<bool>(written);
           if (ok && sm) (claim ? sm->claims : sm->releases).inc();
-          if (ok && claim) claimed[key] = view_changed;
+          if (ok && claim) {
+            claimed[key] = view_changed;
+            gate.confirm(key);
+          }
           // Success: the answer is the order's latest version unless an
           // event came meanwhile (then that one is decided again). A failure
           // is decided again after a while: a conflict (a newer version, or

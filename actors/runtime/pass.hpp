@@ -66,6 +66,13 @@ using wall_clock_fn = std::function<std::chrono::system_clock::time_point(
     caf::actor_clock::time_point)>;
 
 namespace detail {
+// The order actor's write fence: writes its passes sent and not yet answered
+// (shared by every pass of the actor, past ones too).
+struct write_count {
+  std::uint32_t in_flight = 0;
+  std::function<void()> on_idle;  // the actor's; cleared when it goes
+};
+
 struct pass_slot {
   caf::event_based_actor* self = nullptr;
   wall_clock_fn wall_clock;
@@ -74,6 +81,7 @@ struct pass_slot {
   std::uint64_t number = 0;
   bool open = true;
   std::function<void(std::uint64_t, pass_result)> on_finish;
+  std::shared_ptr<write_count> writes{};  // null: not counted
 };
 }  // namespace detail
 
@@ -100,6 +108,20 @@ class pass_context {
   bool open() const { return slot_->open; }
   // Ends the pass. Returns false (and does nothing) when it already ended.
   bool finish(pass_result r) const;
+  // The write fence: a write the pass sends to an API server counts from
+  // write_sent() until write_answered() (its answer, or its request's
+  // timeout, which outlasts the write's deadline), even after the pass ended.
+  // A retired or stopped order actor quits only once none is outstanding, so
+  // its drain never completes while a write of its order may still be sent.
+  // Both from inside the actor.
+  void write_sent() const {
+    if (slot_->writes) ++slot_->writes->in_flight;
+  }
+  void write_answered() const {
+    auto& w = slot_->writes;
+    if (!w || w->in_flight == 0) return;
+    if (--w->in_flight == 0 && w->on_idle) w->on_idle();
+  }
 
  private:
   std::shared_ptr<detail::pass_slot> slot_;

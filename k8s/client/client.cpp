@@ -126,6 +126,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     int attempt = 0;
     bool reauthenticated = false;
     std::chrono::steady_clock::time_point started;
+    std::optional<api_error> last;  // what the last attempt met (for the deadline's error)
   };
 
   void send(rest_request req, callback<rest_response> done) {
@@ -141,11 +142,39 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     return limiter.reserve(std::chrono::steady_clock::now());
   }
 
+  // Whether the request's deadline has passed, or will have after `wait`.
+  static bool past_deadline(const attempt_state& st, std::chrono::nanoseconds wait = {}) {
+    return st.req.deadline && std::chrono::steady_clock::now() + wait >= *st.req.deadline;
+  }
+
+  // Gives the request up at its deadline: `why` says where.
+  static void expire(const std::shared_ptr<attempt_state>& st, const std::string& why, const api_error* last) {
+    st->done(deadline_exceeded(request_line(st->req), st->req.object, why, last));
+  }
+
+  std::string attempt_name(const attempt_state& st) const {
+    return st.attempt == 0 ? std::string("the first attempt") : "attempt " + std::to_string(st.attempt + 1);
+  }
+
   void attempt(std::shared_ptr<attempt_state> st) {
-    after(reserve(), [self = shared_from_this(), st] {
+    auto wait = reserve();
+    if (past_deadline(*st, wait))
+      return expire(st, std::string("before ") + attempt_name(*st) +
+                            (wait.count() > 0 ? " (the client's rate limiter would hold it past it)" : ""),
+                    st->last ? &*st->last : nullptr);
+    after(wait, [self = shared_from_this(), st] {
+      if (past_deadline(*st))
+        return expire(st, "before " + self->attempt_name(*st) + " (after the client's rate limiter)",
+                      st->last ? &*st->last : nullptr);
       if (auto e = self->authenticate(st->req)) return st->done(std::move(*e));
       st->started = std::chrono::steady_clock::now();
-      self->transport->send(st->req, [self, st](rest_result r) { self->on_answer(st, std::move(r)); });
+      rest_request req = st->req;
+      if (req.deadline) {
+        // An attempt in flight is cut at the deadline (at least 1 ms).
+        auto left = std::chrono::ceil<std::chrono::milliseconds>(*req.deadline - st->started);
+        req.timeout = std::clamp(left, std::chrono::milliseconds(1), req.timeout);
+      }
+      self->transport->send(std::move(req), [self, st](rest_result r) { self->on_answer(st, std::move(r)); });
     });
   }
 
@@ -179,11 +208,20 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       e.message = r.error().message;
       observe(*st, "<error>", e.describe());
       nothing_sent = r.error().nothing_sent;
+      // Cut at the deadline (or failed past it): the server may have acted on it.
+      if (past_deadline(*st))
+        return expire(st, "while " + attempt_name(*st) + " was in flight (the server may have acted on it)", &e);
     }
     if (st->attempt < cfg.retry.max_retries && should_retry(st->req.method, e, nothing_sent)) {
+      auto d = retry_delay(cfg.retry, e, st->attempt + 1, random01());
+      if (past_deadline(*st, d)) {
+        ++st->attempt;
+        return expire(st, "before " + attempt_name(*st) + " (its wait of " + std::to_string(d.count()) +
+                              " ms outlives it)", &e);
+      }
       ++st->attempt;
+      st->last = e;
       if (cfg.observer) cfg.observer->on_retry(st->req.method, e.code ? std::to_string(e.code) : "<error>");
-      auto d = retry_delay(cfg.retry, e, st->attempt, random01());
       return after(d, [self = shared_from_this(), st] { self->attempt(st); });
     }
     st->done(std::move(e));
@@ -413,6 +451,18 @@ namespace {
 std::vector<std::pair<std::string, std::string>> write_query(std::string_view field_manager, bool dry_run) {
   return {{"fieldManager", std::string(field_manager)}, {"dryRun", dry_run ? "All" : ""}};
 }
+
+// "ConfigMap default/cm1" (errors only).
+std::string object_text(std::string_view kind, std::string_view ns, std::string_view name) {
+  std::string out(kind);
+  out += " ";
+  if (!ns.empty()) {
+    out += ns;
+    out += "/";
+  }
+  out += name;
+  return out;
+}
 }  // namespace
 
 void client::create(object obj, write_options opts, callback<object> done) {
@@ -423,6 +473,8 @@ void client::create(object obj, write_options opts, callback<object> done) {
     req.target = resource_path(res, obj.namespace_()) + query_string(write_query(opts.field_manager, opts.dry_run));
     req.content_type = "application/json";
     req.body = obj.to_json();
+    req.deadline = opts.deadline;
+    req.object = object_text(res.kind, obj.namespace_(), obj.name().empty() ? obj.generate_name() : obj.name());
     self->object_request(std::move(req), res, std::move(done));
   });
 }
@@ -438,6 +490,8 @@ void put(const std::shared_ptr<client::impl>& self, object obj, write_options op
                  query_string(write_query(opts.field_manager, opts.dry_run));
     req.content_type = "application/json";
     req.body = obj.to_json();
+    req.deadline = opts.deadline;
+    req.object = object_text(res.kind, obj.namespace_(), obj.name());
     self->object_request(std::move(req), res, std::move(done));
   });
 }
@@ -467,6 +521,8 @@ void client::patch(const gvk& k, std::string ns, std::string name, patch_type ty
       case patch_type::apply: req.content_type = "application/apply-patch+yaml"; break;
     }
     req.body = body;
+    req.deadline = opts.deadline;
+    req.object = object_text(res.kind, ns, name);
     self->object_request(std::move(req), res, std::move(done));
   });
 }
@@ -502,6 +558,8 @@ void client::remove(const gvk& k, std::string ns, std::string name, delete_optio
       b.set_string({"preconditions", "resourceVersion"}, opts.precondition_resource_version);
     req.content_type = "application/json";
     req.body = to_json(b.doc());
+    req.deadline = opts.deadline;
+    req.object = object_text(res.kind, ns, name);
     auto line = request_line(req);
     self->send(std::move(req), [line, done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));

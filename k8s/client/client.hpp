@@ -4,7 +4,9 @@
 // the io_context's threads with the object or an api_error naming the object
 // and the request. Requests are retried with backoff where safe (retry.hpp),
 // optionally rate limited, authenticated through a credential_provider, and
-// observed through a client_observer.
+// observed through a client_observer. A write may carry its caller's deadline
+// (write_options::deadline, patch_options, delete_options): no attempt starts
+// after it and the callback gets a Timeout (retry.hpp deadline_exceeded).
 #pragma once
 
 #include "k8s/api_resource.hpp"
@@ -49,9 +51,17 @@ struct object_list {
   std::string resource_version;  // of the list (where a watch starts)
 };
 
+// The caller's deadline of a write: no attempt (the first, after the rate
+// limiter's wait, after a backoff or a Retry-After) starts once it has passed,
+// an attempt in flight is cut at it, and the callback gets the error of
+// retry.hpp's deadline_exceeded (reason Timeout) naming the request and the
+// object. Unset: the retry policy alone bounds the attempts.
+using request_deadline = std::optional<std::chrono::steady_clock::time_point>;
+
 struct write_options {
   std::string field_manager;
   bool dry_run = false;
+  request_deadline deadline{};
 };
 
 enum class patch_type { merge, json, strategic_merge, apply };
@@ -61,6 +71,7 @@ struct patch_options {
   bool force = false;         // apply: take ownership of conflicting fields
   bool status = false;        // patch the status subresource
   bool dry_run = false;
+  request_deadline deadline{};
 };
 
 struct delete_options {
@@ -69,6 +80,7 @@ struct delete_options {
   std::string propagation_policy;  // Foreground, Background, Orphan, or "" (the server's default)
   std::optional<std::int64_t> grace_period_seconds;
   bool dry_run = false;
+  request_deadline deadline{};
 };
 
 struct watch_options {

@@ -45,6 +45,12 @@ struct rest_request {
   std::vector<std::pair<std::string, std::string>> headers;
   // Whole exchange; streams: until the headers. 0: the client's request_timeout.
   std::chrono::milliseconds timeout{0};
+  // The caller's deadline (client::send): no attempt starts after it, and an
+  // attempt in flight is cut at it (retry.hpp, deadline_exceeded). The
+  // transport itself ignores it.
+  std::optional<std::chrono::steady_clock::time_point> deadline{};
+  // What the request is about, for errors only ("ConfigMap default/cm1"); not sent.
+  std::string object{};
 };
 
 struct rest_response {

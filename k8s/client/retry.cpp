@@ -31,6 +31,30 @@ std::chrono::milliseconds retry_delay(const retry_policy& p, const api_error& e,
   return backoff_delay(p, attempt, random01);
 }
 
+api_error deadline_exceeded(std::string request, std::string_view object, std::string_view why,
+                            const api_error* last) {
+  api_error e;
+  e.code = 0;
+  e.reason = std::string(reasons::timeout);
+  e.request = std::move(request);
+  e.message = "the caller's deadline passed ";
+  e.message += why;
+  if (!object.empty()) {
+    e.message += " (";
+    e.message += object;
+    e.message += ")";
+  }
+  if (last) {
+    // What the last attempt met, without its request line (already the head).
+    auto text = last->describe();
+    if (!last->request.empty() && text.starts_with(last->request + ": ")) text.erase(0, last->request.size() + 2);
+    e.message += "; the last attempt met: " + text;
+  }
+  return e;
+}
+
+bool is_deadline_exceeded(const api_error& e) { return e.code == 0 && e.reason == reasons::timeout; }
+
 std::optional<int> parse_retry_after(std::string_view h) {
   while (!h.empty() && std::isspace(static_cast<unsigned char>(h.front()))) h.remove_prefix(1);
   while (!h.empty() && std::isspace(static_cast<unsigned char>(h.back()))) h.remove_suffix(1);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace c5c3::k8s {
@@ -35,6 +36,19 @@ bool should_retry(std::string_view method, const api_error& e, bool nothing_sent
 // (clamped), else the backoff.
 std::chrono::milliseconds retry_delay(const retry_policy& p, const api_error& e, int attempt,
                                       double random01);
+
+// The caller's deadline (a request's `rest_request::deadline`): no attempt of a
+// request starts once it has passed, whether the attempt is the first, comes
+// after the limiter's wait, or after a backoff or a Retry-After; an attempt
+// in flight is cut at it. The error the caller then gets: code 0 (no answer
+// the caller may rely on), reason Timeout, naming the request and the object
+// ("ConfigMap default/cm1") and what the last attempt met, if any.
+// `why` says where the deadline stopped it ("before attempt 3: Retry-After
+// 1s outlives it").
+api_error deadline_exceeded(std::string request, std::string_view object, std::string_view why,
+                            const api_error* last);
+// Whether `e` is such an error (the request was given up at its deadline).
+bool is_deadline_exceeded(const api_error& e);
 
 // Parses a Retry-After header holding delay-seconds ("3"); HTTP dates are not
 // used by the API server and give nullopt.

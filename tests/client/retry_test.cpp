@@ -102,4 +102,30 @@ BOOST_AUTO_TEST_CASE(token_bucket_limits_rate_after_burst) {
   BOOST_TEST(b.reserve(t2).count() > 0);
 }
 
+// The error a request gets at its caller's deadline: a Timeout without an
+// HTTP answer, naming the request and the object, and what the last attempt met.
+BOOST_AUTO_TEST_CASE(the_deadline_error_names_the_request_the_object_and_the_last_answer) {
+  api_error last;
+  last.code = 503;
+  last.reason = "ServiceUnavailable";
+  last.message = "the server is busy";
+  last.request = "POST /api/v1/namespaces/default/configmaps";
+  auto e = deadline_exceeded("POST /api/v1/namespaces/default/configmaps", "ConfigMap default/cm1",
+                             "before attempt 3 (its wait of 1000 ms outlives it)", &last);
+  BOOST_TEST(is_deadline_exceeded(e));
+  BOOST_TEST(e.transport());  // no answer the caller may rely on
+  BOOST_TEST(!should_retry("POST", e, false));
+  BOOST_TEST(e.describe() ==
+             "POST /api/v1/namespaces/default/configmaps: Timeout: the caller's deadline passed before attempt 3 (its "
+             "wait of 1000 ms outlives it) (ConfigMap default/cm1); the last attempt met: 503 ServiceUnavailable: "
+             "the server is busy");
+  auto first = deadline_exceeded("PATCH /apis/x/v1/ws/w", "", "before the first attempt", nullptr);
+  BOOST_TEST(first.describe() == "PATCH /apis/x/v1/ws/w: Timeout: the caller's deadline passed before the first attempt");
+  api_error transport;
+  transport.request = "GET /api";
+  transport.message = "connection refused";
+  BOOST_TEST(!is_deadline_exceeded(transport));
+  BOOST_TEST(transport.describe() == "GET /api: transport error: connection refused");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

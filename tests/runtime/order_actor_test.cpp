@@ -316,6 +316,62 @@ BOOST_FIXTURE_TEST_CASE(retire_when_idle_quits_at_once, order_fixture) {
   BOOST_TEST(log->started == 0);
 }
 
+// The write fence: a pass that gave up on a write (it ended while the write
+// was outstanding) leaves it counted; a retired actor quits only once the
+// write answers, so the host's drain cannot complete while it may be sent.
+namespace {
+pass_fn pass_leaving_a_write(caf::actor writes, std::shared_ptr<pass_log> log) {
+  return [writes, log](pass_context ctx) {
+    ++log->started;
+    ctx.write_sent();
+    ctx.self()
+        ->request(writes, 30s, hold_atom::value, ctx.key())
+        .then([ctx](pass_result&) { ctx.write_answered(); }, [ctx](const caf::error&) { ctx.write_answered(); });
+    ctx.finish(pass_result::converged());  // as a pass past its deadline: the write still out
+  };
+}
+}  // namespace
+
+BOOST_FIXTURE_TEST_CASE(retire_waits_for_the_answer_of_a_write_the_pass_left, order_fixture) {
+  auto writes = keep(sys.spawn(gate_actor, "writes"));
+  auto a = spawn(pass_leaving_a_write(writes, log));
+  self->monitor(a);
+  caf::anon_send(a, protocol::wake_atom::value);
+  run();
+  auto p = probe_order(a);
+  BOOST_TEST(p.passes_finished == 1u);
+  BOOST_TEST(p.writes_in_flight == 1u);
+  BOOST_TEST(p.phase == static_cast<std::uint8_t>(order_phase::idle));
+  caf::anon_send(a, protocol::retire_atom::value);
+  run();
+  BOOST_TEST(self->mailbox().empty());  // still alive: the write may still be sent
+  p = probe_order(a);
+  BOOST_TEST(p.phase == static_cast<std::uint8_t>(order_phase::stopping));
+  BOOST_TEST(p.writes_in_flight == 1u);
+  BOOST_TEST(ask<bool>(writes, free_atom::value, order_key{}, pass_result::converged()));
+  bool down = false;
+  self->receive([&](caf::down_msg& dm) { down = dm.source == a.address(); });
+  BOOST_TEST(down);
+  BOOST_TEST(log->started == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(retire_waits_for_a_write_until_its_request_times_out, order_fixture) {
+  auto writes = keep(sys.spawn(gate_actor, "writes"));
+  auto a = spawn(pass_leaving_a_write(writes, log));
+  self->monitor(a);
+  caf::anon_send(a, protocol::wake_atom::value);
+  run();
+  caf::anon_send(a, protocol::retire_atom::value);
+  run();
+  advance(29s);
+  BOOST_TEST(self->mailbox().empty());
+  BOOST_TEST(probe_order(a).writes_in_flight == 1u);
+  advance(1s);  // the request's timeout (which outlasts the write's own deadline)
+  bool down = false;
+  self->receive([&](caf::down_msg& dm) { down = dm.source == a.address(); });
+  BOOST_TEST(down);
+}
+
 BOOST_FIXTURE_TEST_CASE(the_order_actor_feeds_controller_runtime_metrics, order_fixture) {
   auto m = std::make_shared<controller_metrics>(reg, "keystoneuser");
   auto a = spawn(gated_pass(gate, log), {}, m);

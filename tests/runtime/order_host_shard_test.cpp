@@ -177,10 +177,43 @@ BOOST_FIXTURE_TEST_CASE(a_lapsed_own_lease_drains_everything_and_writes_nothing,
   run();
   BOOST_TEST(probe().live.empty());
   BOOST_TEST(writes->patches.empty());  // no release either: it may not write at all
-  // Held again: it runs the order again (it still holds the claim).
+  // Held again: its view of the order may be stale (another replica may have
+  // taken it over meanwhile), so it claims it again with the resourceVersion
+  // it has before it runs it; the claim holds, the order runs.
+  writes->answer = order(name, "3", "a");
   view({"a"}, true);
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
+  BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "3"}));
   BOOST_TEST(probe().live.size() == 1u);
-  BOOST_TEST(writes->patches.empty());
+  BOOST_TEST(log->started == 2);
+}
+
+// The healed partition: while its Lease had lapsed another replica (b) took
+// the order over, and its own view still says "a" (its watches failed too).
+// Held again, it runs nothing on that stale view: the claim with the old
+// resourceVersion is refused (a conflict), and once the view catches up (b,
+// ready, holds it) it waits for b's drain and release.
+BOOST_FIXTURE_TEST_CASE(after_a_lapse_a_stale_view_of_its_own_order_runs_nothing, shard_fixture) {
+  auto name = owned_by({"a", "b"}, "a");
+  view({"a", "b"});
+  writes->answer = order(name, "4", "a");
+  event(event_type::added, order(name, "3", ""));  // claimed at rv 3, runs
+  BOOST_REQUIRE_EQUAL(probe().live.size(), 1u);
+  BOOST_REQUIRE(ask<bool>(gate, free_atom::value, order_key{}, pass_result::converged()));
+  run();
+  view({"b"}, false);  // lapsed: drained
+  BOOST_TEST(probe().live.empty());
+  writes->answer = {};  // b claimed it meanwhile: a claim at rv 4 conflicts
+  view({"a", "b"}, true);
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 2u);
+  BOOST_TEST((patch(1) == std::pair<std::string, std::string>{"a", "4"}));
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(log->started == 1);
+  event(event_type::modified, order(name, "6", "b"));  // the view catches up
+  advance(std::chrono::seconds(1));
+  BOOST_TEST(writes->patches.size() == 2u);
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(log->started == 1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

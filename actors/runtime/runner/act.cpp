@@ -8,6 +8,8 @@
 #include "protocol/cluster_io.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
 
 namespace c5c3::runtime::detail {
 
@@ -31,40 +33,63 @@ std::string seen_version(const run_ptr& r, const child_write& w) {
   return {};
 }
 
+// The options of a write of this pass: the field manager and the write's
+// deadline (runner.hpp write_deadline, capped by the ring's write fence).
+proto::write_options write_opts(const run_ptr& r) {
+  std::optional<std::chrono::nanoseconds> left;
+  if (r->deps->fence) {
+    auto until = r->deps->fence->held_until();
+    left = until == k8s::time_point::min()
+               ? std::chrono::nanoseconds(0)
+               : std::chrono::duration_cast<std::chrono::nanoseconds>(until - r->ctx.wall_now());
+  }
+  return {r->deps->field_manager, false,
+          proto::deadline_at(write_deadline(std::chrono::steady_clock::now(), r->timeout(), left))};
+}
+
+// Sends a write through `cluster`, counted by the order actor until it
+// answers (pass_context::write_sent); `ok` and `err` run only while the pass
+// is open (an answer after the pass gave up is ignored).
+template <class Request>
+void send_write(const run_ptr& r, const caf::actor& cluster, Request req, answer_fn ok, error_fn err) {
+  r->ctx.write_sent();
+  r->self()
+      ->request(cluster, r->timeout(), std::move(req))
+      .then(
+          [r, ok = std::move(ok)](const k8s::object& o) {
+            r->ctx.write_answered();
+            if (r->ctx.open()) ok(o);
+          },
+          [r, err = std::move(err)](const caf::error& e) {
+            r->ctx.write_answered();
+            if (r->ctx.open()) err(e);
+          });
+}
+
 void issue(const run_ptr& r, const child_write& w, answer_fn ok, error_fn err) {
   const auto& cluster = r->cluster_of(w.cluster);
-  proto::write_options opts{r->deps->field_manager, false};
-  auto* self = r->self();
-  auto on_ok = [r, ok](const k8s::object& o) {
-    if (r->ctx.open()) ok(o);  // an answer after the pass gave up is ignored
-  };
-  auto on_error = [r, err](const caf::error& e) {
-    if (r->ctx.open()) err(e);
-  };
+  auto opts = write_opts(r);
   switch (w.verb) {
     case write_verb::create:
-      self->request(cluster, r->timeout(), proto::create_request{w.body, opts}).then(on_ok, on_error);
-      return;
+      return send_write(r, cluster, proto::create_request{w.body, opts}, std::move(ok), std::move(err));
     case write_verb::apply:
-      self->request(cluster, r->timeout(), proto::apply_request{w.body, w.subresource, w.force, opts})
-          .then(on_ok, on_error);
-      return;
+      return send_write(r, cluster, proto::apply_request{w.body, w.subresource, w.force, opts}, std::move(ok),
+                        std::move(err));
     case write_verb::update:
-      self->request(cluster, r->timeout(), proto::update_request{w.body, w.subresource, opts}).then(on_ok, on_error);
-      return;
+      return send_write(r, cluster, proto::update_request{w.body, w.subresource, opts}, std::move(ok),
+                        std::move(err));
     case write_verb::merge_patch:
-      self->request(cluster, r->timeout(),
-                    proto::patch_request{proto::ref_of(w.body), proto::patch_type::merge, w.body.to_json(),
-                                         w.subresource, opts})
-          .then(on_ok, on_error);
-      return;
+      return send_write(r, cluster,
+                        proto::patch_request{proto::ref_of(w.body), proto::patch_type::merge, w.body.to_json(),
+                                             w.subresource, opts},
+                        std::move(ok), std::move(err));
     case write_verb::delete_: {
-      proto::delete_request d{proto::ref_of(w.body), std::string(w.body.uid()), "", proto::propagation::background};
-      self->request(cluster, r->timeout(), d).then(on_ok, [on_ok, on_error](const caf::error& e) {
-        if (proto::is_not_found(e)) return on_ok(k8s::object{});  // already gone: success
-        on_error(e);
+      proto::delete_request d{proto::ref_of(w.body), std::string(w.body.uid()), "", proto::propagation::background,
+                              opts.deadline};
+      return send_write(r, cluster, std::move(d), ok, [ok, err](const caf::error& e) {
+        if (proto::is_not_found(e)) return ok(k8s::object{});  // already gone: success
+        err(e);
       });
-      return;
     }
   }
 }
@@ -214,25 +239,20 @@ void wrote_order(const run_ptr& r, const k8s::object& answer) {
 }
 
 void patch_finalizers(const run_ptr& r, std::vector<std::string> finalizers, std::function<void()> then) {
-  r->self()
-      ->request(r->order_cluster, r->timeout(),
-                proto::patch_request{proto::ref_of(r->snap.order), proto::patch_type::json,
-                                     finalizer_patch(r->snap.order, finalizers), "",
-                                     proto::write_options{r->deps->field_manager, false}})
-      .then(
-          [r, then](const k8s::object& o) {
-            if (!r->ctx.open()) return;
-            wrote_order(r, o);
-            then();
-          },
-          [r](const caf::error& e) {
-            if (!r->ctx.open()) return;
-            // A failed test op is the JSON-patch form of a conflict.
-            auto code = proto::api_errc_of(e);
-            if (code == proto::api_errc::invalid || code == proto::api_errc::conflict)
-              return finish(r, pass_result::requeue());
-            fail(r, e);
-          });
+  send_write(r, r->order_cluster,
+             proto::patch_request{proto::ref_of(r->snap.order), proto::patch_type::json,
+                                  finalizer_patch(r->snap.order, finalizers), "", write_opts(r)},
+             [r, then](const k8s::object& o) {
+               wrote_order(r, o);
+               then();
+             },
+             [r](const caf::error& e) {
+               // A failed test op is the JSON-patch form of a conflict.
+               auto code = proto::api_errc_of(e);
+               if (code == proto::api_errc::invalid || code == proto::api_errc::conflict)
+                 return finish(r, pass_result::requeue());
+               fail(r, e);
+             });
 }
 
 std::string condition_text(const k8s::condition& c) {
@@ -324,18 +344,13 @@ void settle(const run_ptr& r, std::shared_ptr<const order_plan> plan) {
   if (!plan->status) return finish(r, result_of(r, *plan));
   auto b = plan->status->edit();
   b.set_resource_version(r->snap.order.resource_version());
-  r->self()
-      ->request(r->order_cluster, r->timeout(),
-                proto::update_status(std::move(b).freeze(), proto::write_options{r->deps->field_manager, false}))
-      .then(
-          [r, plan](const k8s::object& o) {
-            if (!r->ctx.open()) return;
-            wrote_order(r, o);
-            finish(r, result_of(r, *plan));
-          },
-          [r](const caf::error& e) {
-            if (r->ctx.open()) fail(r, e);
-          });
+  send_write(
+      r, r->order_cluster, proto::update_status(std::move(b).freeze(), write_opts(r)),
+      [r, plan](const k8s::object& o) {
+        wrote_order(r, o);
+        finish(r, result_of(r, *plan));
+      },
+      [r](const caf::error& e) { fail(r, e); });
 }
 
 // A plan still writing after max_rounds: the object and the field it keeps

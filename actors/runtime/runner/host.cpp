@@ -34,6 +34,7 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   if (!opts.deps.orders)
     opts.deps.orders =
         order_metrics::make(opts.registry ? *opts.registry : metrics::default_registry(), kind->controller);
+  if (!opts.deps.fence) opts.deps.fence = opts.shard.fence;
   order_host_config hc;
   hc.controller = kind->controller;
   hc.order_kind = kind->gvk;

@@ -2,6 +2,7 @@
 
 #include "actors/runtime/runner/run_state.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace c5c3::runtime {
@@ -19,6 +20,15 @@ struct order_presence {
 };
 
 }  // namespace
+
+std::chrono::steady_clock::time_point write_deadline(std::chrono::steady_clock::time_point now, caf::timespan timeout,
+                                                     std::optional<std::chrono::nanoseconds> fence_left) {
+  auto t = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout);
+  auto margin = std::min<std::chrono::nanoseconds>(t / 5, std::chrono::seconds(5));
+  auto budget = t - margin;
+  if (fence_left) budget = std::min(budget, std::max(*fence_left, std::chrono::nanoseconds(0)));
+  return now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget);
+}
 
 pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_deps deps) {
   auto shared = std::make_shared<const runner_deps>(std::move(deps));

@@ -15,18 +15,24 @@
 // resourceVersion) and the status (a PUT of /status, only when the plan
 // changed it). Result: the plan's requeue and its named timers. A pass past
 // its deadline writes nothing and answers arriving after it are ignored.
+// Every write carries a deadline (write_deadline below, capped by the ring's
+// write fence when sharded) shorter than its request timeout, and is counted
+// by the order actor until it answers (pass_context::write_sent): a retired
+// actor does not quit while a write of its order may still be sent.
 #pragma once
 
 #include "actors/runtime/order_metrics.hpp"
 #include "actors/runtime/pass.hpp"
 #include "actors/runtime/runner/declaration.hpp"
 #include "actors/runtime/runner/instrumenter.hpp"
+#include "actors/runtime/shard/lease_fence.hpp"
 #include "k8s/log.hpp"
 
 #include <caf/actor.hpp>
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -37,6 +43,9 @@ struct runner_deps {
   caf::actor control_planes;  // the ControlPlane directory (kinds with admission)
   std::string field_manager = "c5c3-operator";
   caf::timespan timeout = std::chrono::seconds(30);  // per request
+  // Sharded: the ring's write fence (shard/lease_fence.hpp); every write's
+  // deadline is capped by it (null: not sharded).
+  std::shared_ptr<const shard::lease_fence> fence{};
   std::shared_ptr<sub_reconciler_metrics> instrumenter;  // null: none
   // Orders by Ready reason and rotation lag (order_metrics.hpp), fed as
   // passes settle and actors go away (null: none).
@@ -50,6 +59,14 @@ struct runner_deps {
   // (invalid: they are dropped).
   caf::actor events;
 };
+
+// The deadline of a write sent at `now` (the steady clock) with the request
+// timeout `timeout`: the timeout less a margin (a fifth of it, at most 5 s), so
+// no attempt of the write starts after the runner stopped waiting for it, and
+// one in flight is cut before then. `fence_left`, when sharded: how long the
+// replica's Lease is still certainly held (<= 0: no write may start).
+std::chrono::steady_clock::time_point write_deadline(std::chrono::steady_clock::time_point now, caf::timespan timeout,
+                                                     std::optional<std::chrono::nanoseconds> fence_left);
 
 // The pass of one order of `kind` (the host's pass_factory calls it once per
 // order actor; the actor's memo lives in the closure).

@@ -6,6 +6,10 @@ namespace c5c3::runtime::shard {
 
 bool gate::set_view(const protocol::shard_view& v) {
   if (has_view_ && v.members == members_ && v.self_ready == self_ready_) return false;
+  if (has_view_ && self_ready_ && !v.self_ready) {
+    lapsed_ = true;
+    confirmed_.clear();
+  }
   has_view_ = true;
   self_ready_ = v.self_ready;
   members_ = v.members;
@@ -38,7 +42,9 @@ decision gate::decide(const protocol::order_key& key, bool actor_running) const 
   if (!has_view_ || !self_ready_) return actor_running ? decision::drain : decision::ignore;
   auto rk = ring_key(key);
   auto claim = claim_of(key);
-  return shard::decide({me_, ring_, rk, claim, actor_running});
+  auto d = shard::decide({me_, ring_, rk, claim, actor_running});
+  if (d == decision::keep && lapsed_ && !confirmed_.contains(key)) return decision::claim;
+  return d;
 }
 
 std::size_t gate::owned() const {

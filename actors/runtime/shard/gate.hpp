@@ -7,6 +7,7 @@
 
 #include "actors/runtime/metrics.hpp"
 #include "actors/runtime/shard/claim.hpp"
+#include "actors/runtime/shard/lease_fence.hpp"
 #include "k8s/object.hpp"
 #include "protocol/order.hpp"
 #include "protocol/shard.hpp"
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,6 +32,9 @@ struct shard_options {
   caf::actor clusters;    // the cluster directory: the order's cluster actor for claim writes
   std::string field_manager = "c5c3-operator";
   metrics::registry* registry = nullptr;  // where shard_metrics.hpp's series go (null: none)
+  // The ring's write fence (lease_fence.hpp), moved by `membership`: the
+  // runner caps every write's deadline by it (null: no cap).
+  std::shared_ptr<const lease_fence> fence{};
   bool enabled() const { return !me.empty(); }
 };
 
@@ -49,12 +54,21 @@ class gate {
   void forget(const protocol::order_key& key) {
     latest_.erase(key);
     writing_.erase(key);
+    confirmed_.erase(key);
   }
+  // A claim write of `key` succeeded: the API server confirmed the holder
+  // (with the resourceVersion the view had), see decide().
+  void confirm(const protocol::order_key& key) { confirmed_.insert(key); }
   const k8s::object* latest(const protocol::order_key& key) const;
   std::vector<protocol::order_key> known() const;
 
   // What to do about `key` now (ignore before the first view, or while this
-  // replica's own Lease is not held: then only drain).
+  // replica's own Lease is not held: then only drain). Once its own Lease has
+  // lapsed, the view of an order may be stale (its watches failed with its
+  // renewals: a partition) while another replica took the order over; so
+  // after a lapse an order the view says this replica holds is claimed again
+  // (the resourceVersion it has as the precondition) before it runs, and runs
+  // once that claim succeeded (confirm()).
   decision decide(const protocol::order_key& key, bool actor_running) const;
   std::string ring_key(const protocol::order_key& key) const;
   std::string claim_of(const protocol::order_key& key) const;
@@ -76,6 +90,8 @@ class gate {
   ring ring_;
   std::map<protocol::order_key, k8s::object> latest_;
   std::set<protocol::order_key> writing_;
+  bool lapsed_ = false;                      // its own Lease lapsed once (was held, then not)
+  std::set<protocol::order_key> confirmed_;  // claimed again since the last lapse
 };
 
 }  // namespace c5c3::runtime::shard

@@ -2,6 +2,7 @@
 
 #include "actors/runtime/shard/lease_state.hpp"
 #include "protocol/api_error.hpp"
+#include "protocol/cluster_io.hpp"
 #include "protocol/order.hpp"
 #include "protocol/shard.hpp"
 #include "protocol/subscription.hpp"
@@ -76,12 +77,15 @@ struct membership_state {
     req.obj = make_lease(cfg.namespace_, lease_name(cfg), cfg.name, cfg.ring, cfg.duration, t);
     req.options.field_manager = cfg.field_manager;
     req.force = true;
-    // Answered later than the hold it would give, a renewal is of no use.
-    self->request(cfg.cluster, std::chrono::duration_cast<std::chrono::milliseconds>(cfg.duration * 2 / 3),
-                  std::move(req))
+    // Answered later than the hold it would give, a renewal is of no use (and
+    // the client sends no attempt of it after that).
+    const auto hold = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.duration * 2 / 3);
+    req.options.deadline = protocol::deadline_at(std::chrono::steady_clock::now() + hold);
+    self->request(cfg.cluster, hold, std::move(req))
         .then(
             [this, t](const k8s::object&) {
               held_until = t + cfg.duration * 2 / 3;
+              if (cfg.fence && !stopping) cfg.fence->hold_until(*held_until);
               publish();
             },
             [this](const caf::error& e) {
@@ -134,6 +138,7 @@ caf::behavior membership(caf::stateful_actor<membership_state>* self, membership
       [self](protocol::stop_atom) {
         auto& st = self->state;
         st.stopping = true;
+        if (st.cfg.fence) st.cfg.fence->lapse();
         st.publish();
         auto rp = self->make_response_promise();
         // Released: the holder emptied (a patch, the verb renewals use).

@@ -11,9 +11,12 @@
 // Its own Lease counts as held only until its last successful renewal plus
 // two thirds of the duration: a replica whose renewals fail (a partition)
 // drops itself from its view, and so drains its orders, a third of the
-// duration before any other replica may take them over.
+// duration before any other replica may take them over. The same hold moves
+// `fence` (lease_fence.hpp), which bounds every write's deadline: no write of
+// the ring's orders starts after it, even one still retried in the client.
 #pragma once
 
+#include "actors/runtime/shard/lease_fence.hpp"
 #include "k8s/log.hpp"
 #include "k8s/time.hpp"
 
@@ -22,6 +25,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace c5c3::runtime::shard {
@@ -34,6 +38,7 @@ struct membership_config {
   std::chrono::seconds duration{15};
   std::string field_manager = "c5c3-operator";
   std::function<k8s::time_point()> now;  // empty: the system clock
+  std::shared_ptr<lease_fence> fence{};   // null: none
   k8s::log::logger log = k8s::log::root().named("shard");
 };
 

@@ -121,10 +121,14 @@ BOOST_FIXTURE_TEST_CASE(passes_hanging_on_a_dark_target_do_not_hold_up_managemen
   };
   // (At least two passes: under load a hung pass may time out after 10 s and
   // be retried before this looks, so the count may be past two by then.)
-  BOOST_TEST_REQUIRE(eventually([&] {
-    auto p = pool(std::nullopt);  // all pools: only the target's passes run now
+  auto all = [&] { return pool(std::nullopt); };  // all pools: only the target's passes run now
+  bool held = eventually([&] {
+    auto p = all();
     return p.in_use == 2 && p.waiting == 1 && hung() >= 2;
-  }));
+  });
+  auto seen = all();
+  BOOST_TEST_REQUIRE(held, "tokens in use " << seen.in_use << ", waiting " << seen.waiting << ", hung passes "
+                                            << hung() << ", pass errors: " << errors());
 
   // An order on the management cluster converges meanwhile. With one token
   // pool for every cluster it waited for a hung pass to give up (10 minutes),

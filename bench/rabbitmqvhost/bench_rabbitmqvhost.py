@@ -223,16 +223,11 @@ def main():
                                                 health_port=free_port() if a.restart else None)
         api = client.CustomObjectsApi()
 
-        def create(batch, name):
-            create_orders(kubectl, work, batch, name)
-
-        def ready_count(kinds):
-            return count_ready(api, kinds)
-
         setup, measured = workload(a.kind, a.orders, a.interval, a.spread)
         if setup:
-            create(setup, "setup")
-            wait_for(lambda: ready_count({k for k, _ in setup}) >= len(setup), f"{len(setup)} setup orders Ready", 3600)
+            create_orders(kubectl, work, setup, "setup")
+            wait_for(lambda: count_ready(api, {k for k, _ in setup}) >= len(setup),
+                     f"{len(setup)} setup orders Ready", 3600)
             time.sleep(2)
         kinds = sorted({k for k, _ in measured})
         watch = rotation.RotationWatch("tenant-a") if a.kind == "keystoneapplicationcredential" else None
@@ -241,14 +236,14 @@ def main():
         cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
         req0 = requests_by_method(metrics)
         t0 = time.time()
-        create(measured, "orders")
+        create_orders(kubectl, work, measured, "orders")
         created = time.time() - t0
         total = len(measured)
 
         def all_ready():
             if watch:  # each order Ready once, as its watch saw it
                 return watch.count("ready") >= total
-            return ready_count(kinds) >= total
+            return count_ready(api, kinds) >= total
 
         wait_for(all_ready, f"{total} orders Ready", 3600)
         converged = time.time() - t0
@@ -304,7 +299,7 @@ def main():
         if a.changes:
             latency.spec_changes([f"bench-{i:05d}" for i in range(a.orders)], a.changes, metrics)
         if a.restart:
-            latency.restart(ps, op_argv, free_port(), free_port(), total, lambda: ready_count(kinds), a.quiet)
+            latency.restart(ps, op_argv, free_port(), free_port(), total, lambda: count_ready(api, kinds), a.quiet)
     finally:
         if watch:
             watch.stop.set()

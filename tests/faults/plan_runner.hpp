@@ -52,7 +52,10 @@ inline const int plan_converge_seconds = [] {
 struct outcome {
   std::map<std::string, int> writes;  // "create users.rabbitmq.com" -> count (operator's, successful)
   std::map<std::string, std::string> orders;
-  friend bool operator==(const outcome&, const outcome&) = default;
+  // Those creates and deletes in order, with their objects: not compared,
+  // printed when a plan's outcome differs (which object the count missed).
+  std::vector<std::string> log;
+  friend bool operator==(const outcome& a, const outcome& b) { return a.writes == b.writes && a.orders == b.orders; }
 };
 
 inline std::string describe(const outcome& o) {
@@ -97,7 +100,10 @@ struct plan_run : S {
   outcome observe() {
     outcome o;
     for (auto& w : operator_writes(this->server.write_log(), operator_user))
-      if (w.verb == "create" || w.verb == "delete") ++o.writes[w.verb + " " + qualified_resource(w.group, w.resource)];
+      if (w.verb == "create" || w.verb == "delete") {
+        ++o.writes[w.verb + " " + qualified_resource(w.group, w.resource)];
+        o.log.push_back(fmt::format("{} {} {}/{}", w.verb, qualified_resource(w.group, w.resource), w.namespace_, w.name));
+      }
     for (auto& name : this->order_names()) o.orders[name] = this->order_state(name);
     return o;
   }
@@ -212,6 +218,11 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, con
         if (got != ref) {
           ++failed;
           failures += p.name + " ";
+          std::string both = "creates and deletes, reference run:";
+          for (const auto& l : ref.log) both += "\n  " + l;
+          both += "\nthis plan:";
+          for (const auto& l : got.log) both += "\n  " + l;
+          BOOST_TEST_MESSAGE(both);
         }
       } catch (const boost::execution_aborted&) {
         // A failed requirement of this plan (already reported): the next plan runs.

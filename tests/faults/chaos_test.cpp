@@ -142,13 +142,7 @@ struct chaos_scenario : faults::keystone_scenario {
 
   void start_operator() {
     keystone_scenario::start_operator();
-    vh::host_options ho;
-    ho.limiter = limiter;
-    ho.max_concurrent_reconciles = 4;
-    ho.clusters = directory;
-    ho.control_planes = control_planes;
-    ho.registry = &reg;
-    vhosts = vh::spawn_host(sys, std::move(ho));
+    vhosts = spawn_vhost_host(sys, limiter, directory, control_planes, reg);
   }
   void stop_operator() {
     if (vhosts) {

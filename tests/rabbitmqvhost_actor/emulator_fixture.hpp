@@ -100,6 +100,18 @@ inline k8s::object parse(const std::string& json) {
 
 inline const k8s::gvk namespace_gvk{"", "v1", "Namespace"};
 
+// The RabbitMQVhost order host as the operator wires it (four reconciles at once).
+inline caf::actor spawn_vhost_host(caf::actor_system& sys, const caf::actor& limiter, const caf::actor& directory,
+                                   const caf::actor& control_planes, runtime::metrics::registry& reg) {
+  vh::host_options ho;
+  ho.limiter = limiter;
+  ho.max_concurrent_reconciles = 4;
+  ho.clusters = directory;
+  ho.control_planes = control_planes;
+  ho.registry = &reg;
+  return vh::spawn_host(sys, std::move(ho));
+}
+
 struct fixture {
   std::string dir = make_temp_dir();
   sim::apiserver server{emulator_options(dir)};
@@ -134,13 +146,7 @@ struct fixture {
     directory = cluster::spawn_cluster_directory(sys, management);
     control_planes = c5c3::controlplane::spawn_control_plane_directory(sys, management);
     limiter = runtime::spawn_limiter(sys, 4);
-    vh::host_options ho;
-    ho.limiter = limiter;
-    ho.max_concurrent_reconciles = 4;
-    ho.clusters = directory;
-    ho.control_planes = control_planes;
-    ho.registry = &reg;
-    host = vh::spawn_host(sys, std::move(ho));
+    host = spawn_vhost_host(sys, limiter, directory, control_planes, reg);
   }
 
   // Stops the operator's actors (a crash as far as the cluster can tell:

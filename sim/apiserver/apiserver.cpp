@@ -217,8 +217,18 @@ void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_respon
   auto& a = d.GetAllocator();
   if (req.path == "/sim/writelog" && req.method == "GET") {
     d.SetArray();
+    // ?since=SEQ: only the writes after SEQ (a reader that keeps its place).
+    std::uint64_t since = 0;
+    if (auto s = req.param("since")) {
+      try {
+        since = std::stoull(*s);
+      } catch (const std::exception&) {
+        fail(k8s::make_bad_request("since: not a sequence number: " + *s));
+      }
+    }
     std::lock_guard lock(log_mu_);
     for (auto& w : write_log_) {
+      if (w.seq <= since) continue;
       json_value v(rapidjson::kObjectType);
       v.AddMember("seq", json_value(static_cast<std::uint64_t>(w.seq)), a);
       v.AddMember("client", k8s::make_string(w.client, a), a);
@@ -231,6 +241,12 @@ void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_respon
       v.AddMember("code", w.code, a);
       v.AddMember("resourceVersion", k8s::make_string(w.resource_version, a), a);
       v.AddMember("dryRun", w.dry_run, a);
+      if (!w.method.empty()) {  // apiserver_options::record_write_bodies
+        v.AddMember("method", k8s::make_string(w.method, a), a);
+        v.AddMember("target", k8s::make_string(w.target, a), a);
+        v.AddMember("contentType", k8s::make_string(w.content_type, a), a);
+        v.AddMember("body", k8s::make_string(w.body, a), a);
+      }
       d.PushBack(std::move(v), a);
     }
     send(200, d);

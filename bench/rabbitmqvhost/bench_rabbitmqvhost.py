@@ -36,8 +36,14 @@ With --kind rabbitmqvhost, after the steady state (bench/rabbitmqvhost/latency.p
   --restart: P5, SIGTERM the operator and start it again over the N orders: its writes (goal 0) and requests
       by verb, the seconds until /readyz answers 200 and until it is quiet (--quiet S without a request or pass).
 
+--absorb [C ...]: P3, the orders are created before the operator starts (all there at once; Ready seen by a watch,
+    seconds from the operator's start); at the end, the operator and the world stopped, the operator's writes of the
+    convergence (the emulator runs with --record-write-bodies) are replayed by bench_replay into fresh namespaces of
+    the same emulator over C connections each (default: its --max-concurrent-reconciles, then 16): the operator's
+    orders/s and writes/s, the absorb writes/s, the ratio (bench/rabbitmqvhost/absorb.py).
+
 Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
-       [--changes M] [--restart [--quiet S]]
+       [--changes M] [--restart [--quiet S]] [--absorb [C ...]]
        (for mixed, N is the number of each Keystone kind but the catalog entries)
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
@@ -228,8 +234,9 @@ def main():
     a = ap.parse_args()
     if (a.changes or a.restart) and a.kind != "rabbitmqvhost":
         ap.error("--changes and --restart are for --kind rabbitmqvhost")
-    if a.absorb is not None and (a.kind in WORKLOADS or a.kind == "keystoneapplicationcredential"):
-        ap.error("--absorb is for the single-kind workloads")
+    if a.absorb is not None and a.kind not in ("rabbitmqvhost", "keystoneuser", "keystoneproject",
+                                               "keystonecatalogentry"):
+        ap.error("--absorb is for the kinds whose orders need no set-up orders (the operator starts after them)")
     work = tempfile.mkdtemp(prefix="c5c3-bench-rmq-")
     ps = Processes(work)
     watch = None

@@ -26,6 +26,7 @@ import threading
 import yaml
 from kubernetes import client
 
+from benchlib import cpu_seconds
 from rotation import _follow
 
 RUN, RV = "@RUN@", "@RV@"
@@ -158,7 +159,9 @@ def replay(bin_dir, kubeconfig, work, path, run, connections, watch=True):
     server, ca, token = credentials(kubeconfig, work)
     argv = [os.path.join(bin_dir, "bench_replay"), "--server", server, "--ca", ca, "--token-file", token,
             "--file", path, "--run", run, "--connections", str(connections)] + (["--watch"] if watch else [])
+    t0 = os.times()
     out = subprocess.run(argv, capture_output=True, text=True)
+    t1 = os.times()
     result = None
     for line in out.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -167,6 +170,7 @@ def replay(bin_dir, kubeconfig, work, path, run, connections, watch=True):
             print("  " + line)
     if result is None:
         raise SystemExit(f"bench_replay failed ({out.returncode}): {out.stderr.strip()}")
+    result["replayer_cpu"] = t1.children_user + t1.children_system - t0.children_user - t0.children_system
     return result
 
 
@@ -179,7 +183,8 @@ def report(total, converged, op_writes, op_cpu, runs):
         absorb = r["rate"]
         print(f"P3 absorb, {label}: {absorb:.0f} writes/s = {absorb / per_order:.1f} orders/s "
               f"({r['ok']} ok, {r['failed']} failed, {r['connections']} connections, p50 {r['p50_ms']:.2f} ms, "
-              f"p99 {r['p99_ms']:.2f} ms, {r['watch_events']} watch events); "
+              f"p99 {r['p99_ms']:.2f} ms, {r['watch_events']} watch events; CPU s apiserver "
+              f"{r['apiserver_cpu']:.1f}, replayer {r['replayer_cpu']:.1f} incl. set-up); "
               f"**ratio operator / absorb {(op_writes / converged) / absorb:.2f}** (goal >= 0.8)")
 
 
@@ -259,6 +264,8 @@ def run(ps, bin_dir, work, write_log, originals, total, converged, requests, op_
           "writers: " + (", ".join(f"{k} {v}" for k, v in sorted(stats["others"].items())) or "none"))
     runs = []
     for i, c in enumerate(connections):
+        cpu0 = cpu_seconds(ps.procs["apiserver"].pid)
         r = replay(bin_dir, ps.kubeconfig, work, path, f"r{i + 1}", c)
+        r["apiserver_cpu"] = cpu_seconds(ps.procs["apiserver"].pid) - cpu0
         runs.append((f"{c} connections", r))
     report(total, converged, stats["writes"], op_cpu, runs)

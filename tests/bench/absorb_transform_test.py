@@ -5,7 +5,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "rabbitmqvhost"))
+BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench")
+sys.path[:0] = [BENCH, os.path.join(BENCH, "rabbitmqvhost")]
 import absorb  # noqa: E402
 
 ORDERS = "/apis/c5c3.io/v1alpha1/namespaces/tenant-a/rabbitmqvhosts"

@@ -14,7 +14,9 @@ copy of each order as it was created. The transform, per write:
     replayer fills with the object's resourceVersion from its own last answer for it;
   - everything else (verb, subresource, query, Content-Type, the body's bytes) is sent as recorded.
 Writes of one object (the status subresource counts as the object) go in their recorded order on one connection;
-the connections send as fast as the answers come (no rate limit).
+the connections send as fast as the answers come (no rate limit). Then the same for the operator's and the
+simulated world's writes together (User-Agent c5c3-sim-world: the topology operator's and External Secrets'
+status and Secrets): the API server's rate for the convergence's whole write traffic.
 """
 import base64
 import json
@@ -32,6 +34,7 @@ from rotation import _follow
 RUN, RV = "@RUN@", "@RV@"
 NS_IN_PATH = re.compile(r"/namespaces/([^/?]+)")
 OPERATOR = ("c5c3-operator",)
+WORLD = ("c5c3-sim-world",)
 JSON_PATCH = "application/json-patch+json"
 
 
@@ -174,18 +177,17 @@ def replay(bin_dir, kubeconfig, work, path, run, connections, watch=True):
     return result
 
 
-def report(total, converged, op_writes, op_cpu, runs):
-    """The P3 rows: the operator's rates, each replay's, the ratio."""
-    per_order = op_writes / total
-    print(f"P3 operator: {total / converged:.1f} orders/s to Ready, {op_writes / converged:.0f} writes/s "
-          f"({per_order:.2f} writes per order), CPU {1000 * op_cpu / total:.2f} ms per order (goal < 1 ms)")
-    for label, r in runs:
-        absorb = r["rate"]
-        print(f"P3 absorb, {label}: {absorb:.0f} writes/s = {absorb / per_order:.1f} orders/s "
-              f"({r['ok']} ok, {r['failed']} failed, {r['connections']} connections, p50 {r['p50_ms']:.2f} ms, "
-              f"p99 {r['p99_ms']:.2f} ms, {r['watch_events']} watch events; CPU s apiserver "
-              f"{r['apiserver_cpu']:.1f}, replayer {r['replayer_cpu']:.1f} incl. set-up); "
-              f"**ratio operator / absorb {(op_writes / converged) / absorb:.2f}** (goal >= 0.8)")
+def replay_row(ps, bin_dir, work, path, run, connections, writes, total, converged, label):
+    """One replay of `path` and its P3 row: absorb writes/s, the orders/s they are worth, the ratio of the
+    convergence's rate of the same writes (`writes` in `converged` seconds) to it."""
+    cpu0 = cpu_seconds(ps.procs["apiserver"].pid)
+    r = replay(bin_dir, ps.kubeconfig, work, path, run, connections)
+    cpu = cpu_seconds(ps.procs["apiserver"].pid) - cpu0
+    rate, per_order = r["rate"], writes / total
+    print(f"P3 absorb, {label}, {connections} connections: {rate:.0f} writes/s = {rate / per_order:.1f} orders/s "
+          f"({r['ok']} ok, {r['failed']} failed, p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
+          f"{r['watch_events']} watch events; CPU s apiserver {cpu:.1f}, replayer {r['replayer_cpu']:.1f} with "
+          f"its set-up); **ratio convergence / absorb {(writes / converged) / rate:.2f}** (goal >= 0.8)")
 
 
 class ReadyWatch:
@@ -246,26 +248,32 @@ def operator_concurrency(operator_args, default=2):
 
 
 def run(ps, bin_dir, work, write_log, originals, total, converged, requests, op_cpu, connections):
-    """After the run: the operator and the world stopped, the replay file written, one replay per connection
-    count, the P3 rows printed. requests: the operator's rest_client_requests_total by method until all Ready."""
+    """After the run: the operator and the world stopped; the operator's writes of the convergence replayed over
+    each of `connections`, then the operator's and the world's together over one more connection than the first
+    (the world writes one at a time) and over the last; the P3 rows printed. requests: the operator's
+    rest_client_requests_total by method until all Ready; op_cpu: its CPU seconds until then."""
     for name in ("operator", "world"):
         ps.procs[name].terminate()
         ps.procs[name].wait(30)
-    path = os.path.join(work, "replay-writes.ndjson")
-    stats = replay_file(write_log, originals, path)
-    metric_writes = sum(v for k, v in requests.items() if k in ("POST", "PUT", "PATCH", "DELETE"))
     mix = lambda d: ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(d.items()))  # noqa: E731
-    print(f"P3 operator writes until all Ready      {stats['writes']} in the write log ({metric_writes:.0f} by its "
-          f"metrics), {stats['writes'] / total:.2f} per order: {mix(stats['method'])}")
-    print(f"P3 the write mix per order              {mix(stats['resource'])}")
-    print(f"P3 content types per order              {mix(stats['contentType'])}; "
-          f"{stats['bytes'] / max(1, stats['writes']):.0f} body bytes per write")
-    print(f"P3 not replayed                         {stats['failed']} failed writes of the operator; other "
-          "writers: " + (", ".join(f"{k} {v}" for k, v in sorted(stats["others"].items())) or "none"))
-    runs = []
+    path = os.path.join(work, "replay-operator.ndjson")
+    st = replay_file(write_log, originals, path)
+    metric_writes = sum(v for k, v in requests.items() if k in ("POST", "PUT", "PATCH", "DELETE"))
+    print(f"P3 operator writes until all Ready      {st['writes']} in the write log ({metric_writes:.0f} by its "
+          f"metrics), {st['writes'] / total:.2f} per order: {mix(st['method'])}")
+    print(f"P3 the write mix per order              {mix(st['resource'])}")
+    print(f"P3 content types per order              {mix(st['contentType'])}; "
+          f"{st['bytes'] / max(1, st['writes']):.0f} body bytes per write")
+    print(f"P3 left out                             {st['failed']} failed writes of the operator; other "
+          "writers: " + (", ".join(f"{k} {v}" for k, v in sorted(st["others"].items())) or "none"))
+    print(f"P3 operator: {total / converged:.1f} orders/s to Ready, {st['writes'] / converged:.0f} writes/s, "
+          f"CPU {1000 * op_cpu / total:.2f} ms per order (goal < 1 ms)")
     for i, c in enumerate(connections):
-        cpu0 = cpu_seconds(ps.procs["apiserver"].pid)
-        r = replay(bin_dir, ps.kubeconfig, work, path, f"r{i + 1}", c)
-        r["apiserver_cpu"] = cpu_seconds(ps.procs["apiserver"].pid) - cpu0
-        runs.append((f"{c} connections", r))
-    report(total, converged, stats["writes"], op_cpu, runs)
+        replay_row(ps, bin_dir, work, path, f"r{i + 1}", c, st["writes"], total, converged, "the operator's writes")
+    path = os.path.join(work, "replay-all.ndjson")
+    every = replay_file(write_log, originals, path, OPERATOR + WORLD)
+    print(f"P3 the operator's and the world's writes {every['writes']}, {every['writes'] / total:.2f} per order "
+          f"({every['failed']} failed left out): {every['writes'] / converged:.0f} writes/s during convergence")
+    for i, c in enumerate(sorted({connections[0] + 1, connections[-1]})):
+        replay_row(ps, bin_dir, work, path, f"w{i + 1}", c, every["writes"], total, converged,
+                   "the operator's and the world's writes")

@@ -172,9 +172,11 @@ int run(const options& o) {
   std::string load_before = load_average();
   auto r = rp.run(ep, timed, o.connections, o.threads);
   std::uint64_t events = 0;
+  std::string watch_failure;  // e.g. a stream that fell behind the watch history (410) and ended
   for (auto& w : watches) {
     w->stop();
     events += w->total_events();
+    if (watch_failure.empty()) watch_failure = w->failure();
   }
   double rate = r.seconds > 0 ? static_cast<double>(r.ok) / r.seconds : 0;
   auto p50 = percentile(r.latency_ms, 50);
@@ -188,6 +190,7 @@ int run(const options& o) {
       o.watch ? fmt::format(", {} watch streams", watches.size()) : "", r.ok, r.failed, r.seconds, rate, p50, p99,
       events, load_before, load_average());
   if (!r.first_failure.empty()) std::cout << "first failure: " << r.first_failure.substr(0, 300) << "\n";
+  if (!watch_failure.empty()) std::cout << "watch: " << watch_failure.substr(0, 300) << "\n";
   std::cout << fmt::format(
       R"(RESULT {{"run":"{}","writes":{},"ok":{},"failed":{},"seconds":{:.4f},"rate":{:.1f},"p50_ms":{:.3f},)"
       R"("p99_ms":{:.3f},"connections":{},"watch_events":{}}})"

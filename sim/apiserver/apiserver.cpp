@@ -8,6 +8,7 @@
 #include "sim/apiserver/faults_codec.hpp"
 #include "sim/apiserver/kind_rules.hpp"
 #include "sim/apiserver/service_account_token.hpp"
+#include "sim/apiserver/write_log_codec.hpp"
 
 #include <fmt/format.h>
 
@@ -227,28 +228,8 @@ void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_respon
       }
     }
     std::lock_guard lock(log_mu_);
-    for (auto& w : write_log_) {
-      if (w.seq <= since) continue;
-      json_value v(rapidjson::kObjectType);
-      v.AddMember("seq", json_value(static_cast<std::uint64_t>(w.seq)), a);
-      v.AddMember("client", k8s::make_string(w.client, a), a);
-      v.AddMember("userAgent", k8s::make_string(w.user_agent, a), a);
-      v.AddMember("verb", k8s::make_string(w.verb, a), a);
-      v.AddMember("group", k8s::make_string(w.group, a), a);
-      v.AddMember("resource", k8s::make_string(w.resource, a), a);
-      v.AddMember("namespace", k8s::make_string(w.namespace_, a), a);
-      v.AddMember("name", k8s::make_string(w.name, a), a);
-      v.AddMember("code", w.code, a);
-      v.AddMember("resourceVersion", k8s::make_string(w.resource_version, a), a);
-      v.AddMember("dryRun", w.dry_run, a);
-      if (!w.method.empty()) {  // apiserver_options::record_write_bodies
-        v.AddMember("method", k8s::make_string(w.method, a), a);
-        v.AddMember("target", k8s::make_string(w.target, a), a);
-        v.AddMember("contentType", k8s::make_string(w.content_type, a), a);
-        v.AddMember("body", k8s::make_string(w.body, a), a);
-      }
-      d.PushBack(std::move(v), a);
-    }
+    for (auto& w : write_log_)
+      if (w.seq > since) d.PushBack(write_record_to_json(w, a), a);
     send(200, d);
     return;
   }

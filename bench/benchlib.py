@@ -100,10 +100,12 @@ class Processes:
                                             stderr=subprocess.STDOUT)
         return self.procs[name]
 
-    def start_emulator(self, sim, src):
-        """c5c3-sim apiserver with deploy/crds and sim/crds, its kubeconfig at self.kubeconfig, once it listens."""
+    def start_emulator(self, sim, src, extra=()):
+        """c5c3-sim apiserver with deploy/crds and sim/crds (and `extra` flags), its kubeconfig at self.kubeconfig,
+        once it listens."""
         self.start("apiserver", [sim, "apiserver", "--listen", "127.0.0.1:0", "--kubeconfig-out", self.kubeconfig,
-                                 "--crds", os.path.join(src, "deploy", "crds"), "--crds", os.path.join(src, "sim", "crds")])
+                                 "--crds", os.path.join(src, "deploy", "crds"), "--crds", os.path.join(src, "sim", "crds")]
+                   + list(extra))
         wait_for(lambda: "listening on" in open(os.path.join(self.work, "apiserver.log")).read(), "the emulator", 60)
 
 

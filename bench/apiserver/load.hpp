@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct request {
 
 struct reply {
   std::uint64_t seq = 0;
+  int connection = 0;  // which of the spec's connections (0 ...)
   int status = 0;
   const std::string* body = nullptr;
   bench_clock::time_point sent;
@@ -53,6 +55,9 @@ struct load_spec {
   std::uint64_t requests = 0;
   // Builds request number `seq` (0, 1, ...); called from I/O threads.
   std::function<request(std::uint64_t seq)> make;
+  // Instead of `make`, `duration` and `requests`: connection i sends what
+  // next(i) gives, one after the other, until it gives nullopt.
+  std::function<std::optional<request>(int connection)> next;
   // Optional; sees every reply, from I/O threads.
   std::function<void(const reply&)> on_reply;
 };

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace c5c3::bench {
 
@@ -30,8 +31,20 @@ struct run_state {
     if (result.first_failure.empty()) result.first_failure = std::move(what);
   }
 
-  // The next sequence number, or nullopt when this session is done.
-  std::optional<std::uint64_t> take() {
+  // The next request of connection `index` and its sequence number, or
+  // nullopt when that session is done.
+  std::optional<std::pair<std::uint64_t, request>> take(int index) {
+    if (spec.next) {
+      auto r = spec.next(index);
+      if (!r) return std::nullopt;
+      return std::pair{next_seq.fetch_add(1), std::move(*r)};
+    }
+    auto seq = take_seq();
+    if (!seq) return std::nullopt;
+    return std::pair{*seq, spec.make(*seq)};
+  }
+
+  std::optional<std::uint64_t> take_seq() {
     if (spec.duration.count() > 0) {
       if (bench_clock::now() >= deadline) return std::nullopt;
       return next_seq.fetch_add(1);
@@ -46,7 +59,8 @@ template <class Stream>
 class session : public std::enable_shared_from_this<session<Stream>> {
  public:
   template <class... Args>
-  session(run_state& st, Args&&... args) : st_(st), stream_(std::forward<Args>(args)...) {}
+  session(run_state& st, int index, Args&&... args)
+      : st_(st), index_(index), stream_(std::forward<Args>(args)...) {}
 
   void open() {
     async_open(stream_, st_.ep, [self = this->shared_from_this()](beast::error_code ec) {
@@ -71,14 +85,14 @@ class session : public std::enable_shared_from_this<session<Stream>> {
 
  private:
   void next() {
-    auto seq = st_.take();
-    if (!seq) {
+    auto taken = st_.take(index_);
+    if (!taken) {
       close_stream(stream_);
       finish();
       return;
     }
-    seq_ = *seq;
-    auto r = st_.spec.make(seq_);
+    seq_ = taken->first;
+    auto& r = taken->second;
     what_ = r.method + " " + r.target;
     req_ = make_http_request(st_.ep, r);
     sent_ = bench_clock::now();
@@ -104,7 +118,7 @@ class session : public std::enable_shared_from_this<session<Stream>> {
     last_ = now;
     auto& res = parser_->get();
     int status = static_cast<int>(res.result_int());
-    if (st_.spec.on_reply) st_.spec.on_reply(reply{seq_, status, &res.body(), sent_, now});
+    if (st_.spec.on_reply) st_.spec.on_reply(reply{seq_, index_, status, &res.body(), sent_, now});
     if (status >= 200 && status < 300) {
       ++ok_;
       latency_.push_back(std::chrono::duration<double, std::milli>(now - sent_).count());
@@ -122,6 +136,7 @@ class session : public std::enable_shared_from_this<session<Stream>> {
   }
 
   run_state& st_;
+  int index_;
   Stream stream_;
   bool open_ = false;
   beast::flat_buffer buf_;
@@ -145,7 +160,7 @@ void run_io(net::io_context& ioc, int threads) {
 template <class Session, class Make>
 load_result run_sessions(run_state& st, net::io_context& ioc, Make make_session) {
   std::vector<std::shared_ptr<Session>> sessions;
-  for (int i = 0; i < st.spec.connections; ++i) sessions.push_back(make_session());
+  for (int i = 0; i < st.spec.connections; ++i) sessions.push_back(make_session(i));
   for (auto& s : sessions) s->open();
   ioc.run();  // every connection is open (or failed) when this returns
   ioc.restart();
@@ -188,10 +203,10 @@ load_result run_load(const endpoint& ep, const load_spec& spec) {
   net::io_context ioc;
   if (!ep.tls)
     return run_sessions<session<plain_stream>>(
-        st, ioc, [&] { return std::make_shared<session<plain_stream>>(st, ioc); });
+        st, ioc, [&](int i) { return std::make_shared<session<plain_stream>>(st, i, ioc); });
   auto ctx = make_tls_context(ep);
   return run_sessions<session<tls_stream>>(
-      st, ioc, [&] { return std::make_shared<session<tls_stream>>(st, ioc, ctx); });
+      st, ioc, [&](int i) { return std::make_shared<session<tls_stream>>(st, i, ioc, ctx); });
 }
 
 }  // namespace c5c3::bench

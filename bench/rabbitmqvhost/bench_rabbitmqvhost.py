@@ -36,8 +36,14 @@ With --kind rabbitmqvhost, after the steady state (bench/rabbitmqvhost/latency.p
   --restart: P5, SIGTERM the operator and start it again over the N orders: its writes (goal 0) and requests
       by verb, the seconds until /readyz answers 200 and until it is quiet (--quiet S without a request or pass).
 
+--absorb [C ...]: P3, the orders are created before the operator starts (all there at once; Ready seen by a watch,
+    seconds from the operator's start); at the end, the operator and the world stopped, the operator's writes of the
+    convergence (the emulator runs with --record-write-bodies) are replayed by bench_replay into fresh namespaces of
+    the same emulator over C connections each (default: its --max-concurrent-reconciles, then 16): the operator's
+    orders/s and writes/s, the absorb writes/s, the ratio (bench/rabbitmqvhost/absorb.py).
+
 Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
-       [--changes M] [--restart [--quiet S]]
+       [--changes M] [--restart [--quiet S]] [--absorb [C ...]]
        (for mixed, N is the number of each Keystone kind but the catalog entries)
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
@@ -55,6 +61,7 @@ from kubernetes import client, config
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
 from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+import absorb  # noqa: E402
 import latency  # noqa: E402
 import rotation  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -139,26 +146,39 @@ def reconciles(metrics_url, controller):
     return total
 
 
-def start_world(ps, bin_dir, operator_args, health_port=None):
+def start_world(ps, bin_dir, operator_args, health_port=None, start_operator=True, emulator_flags=()):
     """c5c3-sim apiserver, c5c3-sim world and c5c3-operator as processes of `ps`, the sample ControlPlane,
     RabbitmqCluster and ClusterSecretStore applied, the operator's /metrics answering and the kubernetes client
     configured; returns (metrics URL, kubectl argv, the operator's argv, which latency.restart starts again).
-    health_port: the operator's /readyz on 127.0.0.1:health_port (None: off)."""
+    health_port: the operator's /readyz on 127.0.0.1:health_port (None: off). start_operator=False: the caller
+    starts it later (run_operator)."""
     sim = os.path.join(bin_dir, "c5c3-sim")
-    ps.start_emulator(sim, SRC)
+    ps.start_emulator(sim, SRC, emulator_flags)
     ps.start("world", [sim, "world", "--kubeconfig", ps.kubeconfig])
     metrics_port = free_port()
     op_argv = [os.path.join(bin_dir, "c5c3-operator"), "--kubeconfig", ps.kubeconfig,
                "--namespace", "c5c3-system", "--metrics-bind-address", f"127.0.0.1:{metrics_port}",
                "--health-probe-bind-address", f"127.0.0.1:{health_port}" if health_port else "0"] + operator_args
-    ps.start("operator", op_argv)
     metrics = f"http://127.0.0.1:{metrics_port}/metrics"
+    if start_operator:
+        ps.start("operator", op_argv)
     kubectl = ["/usr/bin/kubectl", "--kubeconfig", ps.kubeconfig]
     samples = os.path.join(SRC, "deploy", "samples")
     for f in ["00-namespaces.yaml", "10-controlplane.yaml", "world/10-rabbitmqcluster.yaml",
               "world/20-clustersecretstore.yaml"]:
         wait_for(lambda: subprocess.run(kubectl + ["apply", "-f", os.path.join(samples, f)],
                                         capture_output=True).returncode == 0, f"apply {f}", 60)
+    if start_operator:
+        run_operator(ps, op_argv, metrics)
+        time.sleep(2)  # informers synced, the ControlPlane seen
+    config.load_kube_config(config_file=ps.kubeconfig)
+    return metrics, kubectl, op_argv
+
+
+def run_operator(ps, op_argv, metrics):
+    """Starts the operator unless it runs, and waits until its /metrics answers."""
+    if "operator" not in ps.procs:
+        ps.start("operator", op_argv)
 
     def reachable():
         try:
@@ -168,9 +188,6 @@ def start_world(ps, bin_dir, operator_args, health_port=None):
             return False
 
     wait_for(reachable, "the operator's /metrics", 60)
-    time.sleep(2)  # informers synced, the ControlPlane seen
-    config.load_kube_config(config_file=ps.kubeconfig)
-    return metrics, kubectl, op_argv
 
 
 def create_orders(kubectl, work, batch, name):
@@ -210,17 +227,27 @@ def main():
                     help="rabbitmqvhost, P5: at the end, SIGTERM the operator and start it again over the orders")
     ap.add_argument("--quiet", type=int, default=10,
                     help="--restart: the operator is quiet after this many seconds without a request or a pass")
+    ap.add_argument("--absorb", type=int, nargs="*", metavar="CONNECTIONS",
+                    help="P3: the orders are created before the operator starts; at the end, its writes are replayed "
+                         "to the same emulator (bench/rabbitmqvhost/absorb.py) over each CONNECTIONS count "
+                         "(default: its --max-concurrent-reconciles, then 16)")
     a = ap.parse_args()
     if (a.changes or a.restart) and a.kind != "rabbitmqvhost":
         ap.error("--changes and --restart are for --kind rabbitmqvhost")
+    if a.absorb is not None and a.kind not in ("rabbitmqvhost", "keystoneuser", "keystoneproject",
+                                               "keystonecatalogentry"):
+        ap.error("--absorb is for the kinds whose orders need no set-up orders (the operator starts after them)")
     work = tempfile.mkdtemp(prefix="c5c3-bench-rmq-")
     ps = Processes(work)
     watch = None
     procs = ps.procs
 
     try:
+        absorbing = a.absorb is not None
         metrics, kubectl, op_argv = start_world(ps, a.bin, a.operator_arg,
-                                                health_port=free_port() if a.restart else None)
+                                                health_port=free_port() if a.restart else None,
+                                                start_operator=not absorbing,
+                                                emulator_flags=["--record-write-bodies"] if absorbing else [])
         api = client.CustomObjectsApi()
 
         setup, measured = workload(a.kind, a.orders, a.interval, a.spread)
@@ -231,25 +258,42 @@ def main():
             time.sleep(2)
         kinds = sorted({k for k, _ in measured})
         watch = rotation.RotationWatch("tenant-a") if a.kind == "keystoneapplicationcredential" else None
-        op = procs["operator"].pid
-        rss0 = rss_kib(op)
-        cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-        req0 = requests_by_method(metrics)
-        t0 = time.time()
-        create_orders(kubectl, work, measured, "orders")
-        created = time.time() - t0
         total = len(measured)
+        if absorbing:  # P3: every order there before the operator starts; the write log from then on
+            t0 = time.time()
+            create_orders(kubectl, work, measured, "orders")
+            created = time.time() - t0
+            ready_watch = absorb.ReadyWatch(KINDS[a.kind][1])
+            wait_for(lambda: ready_watch.seen() >= total, "the orders listed by the Ready watch", 600)
+            absorb.sim_delete(api.api_client, "/sim/writelog")
+            cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+            cpu0["operator"], rss0, req0, bench0 = 0.0, 0, {}, os.times()
+            t0 = time.time()
+            run_operator(ps, op_argv, metrics)
+        else:
+            op = procs["operator"].pid
+            rss0 = rss_kib(op)
+            cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+            req0 = requests_by_method(metrics)
+            t0 = time.time()
+            create_orders(kubectl, work, measured, "orders")
+            created = time.time() - t0
+        op = procs["operator"].pid
 
         def all_ready():
             if watch:  # each order Ready once, as its watch saw it
                 return watch.count("ready") >= total
+            if absorbing:
+                return ready_watch.count() >= total
             return count_ready(api, kinds) >= total
 
         wait_for(all_ready, f"{total} orders Ready", 3600)
-        converged = time.time() - t0
+        converged = (ready_watch.last() if absorbing else time.time()) - t0
+        write_log = absorb.sim_get(api.api_client, "/sim/writelog") if absorbing else None
         req1 = requests_by_method(metrics)
         cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
         rss1 = rss_kib(op)
+        bench1 = os.times()
         time.sleep(a.steady)
         req2, steady_end = requests_by_method(metrics), time.time()
 
@@ -258,14 +302,19 @@ def main():
         print(f"orders                                  {total} "
               + ", ".join(f"{sum(1 for k, _ in measured if k == kk)} {KINDS[kk][0]}" for kk in kinds)
               + (f" (after {len(setup)} users and projects)" if setup else ""))
-        print(f"kubectl create of all orders            {created:.1f} s")
-        print(f"seconds until all Ready                 {converged:.1f} s")
+        print(f"kubectl create of all orders            {created:.1f} s"
+              + ("  (before the operator started)" if absorbing else ""))
+        print(f"seconds until all Ready                 {converged:.1f} s"
+              + ("  (from the operator's start)" if absorbing else ""))
         print(f"operator requests per order (converge)  {sum(conv.values()) / total:.2f}  "
               + ", ".join(f"{k} {v / total:.2f}" for k, v in conv.items() if v))
         print(f"operator requests in {a.steady} s steady state   {int(sum(steady.values()))}  "
               + ", ".join(f"{k} {int(v)}" for k, v in steady.items() if v))
-        print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
-              f"{(rss1 - rss0) / total:.1f} KiB per order")
+        if absorbing:  # no baseline: started over the orders
+            print(f"operator RSS at all Ready               {rss1 / 1024:.1f} MiB (started over the orders)")
+        else:
+            print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
+                  f"{(rss1 - rss0) / total:.1f} KiB per order")
         print("CPU seconds during convergence          "
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
         if watch:
@@ -300,6 +349,13 @@ def main():
             latency.spec_changes([f"bench-{i:05d}" for i in range(a.orders)], a.changes, metrics)
         if a.restart:
             latency.restart(ps, op_argv, free_port(), free_port(), total, lambda: count_ready(api, kinds), a.quiet)
+        if absorbing:
+            print("bench's own CPU during convergence      "
+                  f"{bench1.user + bench1.system - bench0.user - bench0.system:.1f} s (the Ready watch)")
+            ready_watch.stop.set()
+            conns = a.absorb or [absorb.operator_concurrency(a.operator_arg), 16]
+            absorb.run(ps, a.bin, work, write_log, absorb.originals_of([y for _, y in measured], KINDS[a.kind][1]),
+                       total, converged, conv, cpu1["operator"] - cpu0["operator"], conns)
     finally:
         if watch:
             watch.stop.set()

@@ -8,6 +8,7 @@
 #include "sim/apiserver/faults_codec.hpp"
 #include "sim/apiserver/kind_rules.hpp"
 #include "sim/apiserver/service_account_token.hpp"
+#include "sim/apiserver/write_log_codec.hpp"
 
 #include <fmt/format.h>
 
@@ -217,22 +218,18 @@ void apiserver::impl::serve_admin(const k8s::http_request& req, k8s::http_respon
   auto& a = d.GetAllocator();
   if (req.path == "/sim/writelog" && req.method == "GET") {
     d.SetArray();
-    std::lock_guard lock(log_mu_);
-    for (auto& w : write_log_) {
-      json_value v(rapidjson::kObjectType);
-      v.AddMember("seq", json_value(static_cast<std::uint64_t>(w.seq)), a);
-      v.AddMember("client", k8s::make_string(w.client, a), a);
-      v.AddMember("userAgent", k8s::make_string(w.user_agent, a), a);
-      v.AddMember("verb", k8s::make_string(w.verb, a), a);
-      v.AddMember("group", k8s::make_string(w.group, a), a);
-      v.AddMember("resource", k8s::make_string(w.resource, a), a);
-      v.AddMember("namespace", k8s::make_string(w.namespace_, a), a);
-      v.AddMember("name", k8s::make_string(w.name, a), a);
-      v.AddMember("code", w.code, a);
-      v.AddMember("resourceVersion", k8s::make_string(w.resource_version, a), a);
-      v.AddMember("dryRun", w.dry_run, a);
-      d.PushBack(std::move(v), a);
+    // ?since=SEQ: only the writes after SEQ (a reader that keeps its place).
+    std::uint64_t since = 0;
+    if (auto s = req.param("since")) {
+      try {
+        since = std::stoull(*s);
+      } catch (const std::exception&) {
+        fail(k8s::make_bad_request("since: not a sequence number: " + *s));
+      }
     }
+    std::lock_guard lock(log_mu_);
+    for (auto& w : write_log_)
+      if (w.seq > since) d.PushBack(write_record_to_json(w, a), a);
     send(200, d);
     return;
   }

@@ -50,6 +50,10 @@ struct apiserver_options {
   // Keep a log of the events every watch stream delivered (watch_log()):
   // tests that replay what a client saw turn it on.
   bool watch_log = false;
+  // Keep each logged write's request (method, target, Content-Type, body) in
+  // the write log too: bench/rabbitmqvhost/absorb.py replays an operator's
+  // writes from it. Off by default (the bodies cost memory).
+  bool record_write_bodies = false;
 };
 
 // One fault rule. Empty match fields match anything. `verb` is kube's verb
@@ -138,6 +142,11 @@ struct write_record {
   int code = 0;  // the HTTP status answered
   std::string resource_version;  // of the written object, when one was written
   bool dry_run = false;
+  // The request as sent, only with apiserver_options::record_write_bodies.
+  std::string method;  // POST, PUT, PATCH, DELETE
+  std::string target;  // path and query
+  std::string content_type;
+  std::string body;
 };
 
 // A sharded replica's write for an order's status or children while another

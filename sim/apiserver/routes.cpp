@@ -466,6 +466,12 @@ void apiserver::impl::log_write(const request_info& ri, const k8s::http_request&
   w.code = code;
   w.resource_version = rv;
   w.dry_run = dry_run;
+  if (opts_.record_write_bodies) {
+    w.method = req.method;
+    w.target = req.target;
+    w.content_type = req.header("Content-Type");
+    w.body = req.body;
+  }
   write_log_.push_back(std::move(w));
 }
 

@@ -2,6 +2,7 @@
 //   c5c3-sim apiserver --listen 127.0.0.1:PORT --kubeconfig-out FILE [--plain-http]
 //                      [--crds DIR]... [--data-dir DIR] [--faults FILE] [--token-file FILE]
 //                      [--authorization-mode AlwaysAllow|RBAC] [--enable-admission-plugins P,...]
+//                      [--record-write-bodies]
 //   c5c3-sim world ...; c5c3-sim grafana|trickster|rancher|monitoring ... (sim/monitoring)
 #include "k8s/signals.hpp"
 #include "sim/apiserver/apiserver.hpp"
@@ -25,6 +26,7 @@ int usage(const char* msg) {
                "                          [--crds DIR]... [--data-dir DIR] [--faults FILE]\n"
                "                          [--token-file FILE] [--authorization-mode AlwaysAllow|RBAC]\n"
                "                          [--enable-admission-plugins OwnerReferencesPermissionEnforcement]\n"
+               "                          [--record-write-bodies] (GET /sim/writelog shows each write's request)\n"
                "       c5c3-sim world [--kubeconfig FILE] [--rabbitmq-management-url URL ...] (world --help)\n"
                "       c5c3-sim grafana|trickster|rancher|monitoring [--listen HOST:PORT] ... (the\n"
                "                monitoring stand-ins; <name> --help)\n";
@@ -49,6 +51,10 @@ int run_apiserver(const std::vector<std::string>& args) {
     };
     if (a == "--plain-http") {
       opts.plain_http = true;
+      continue;
+    }
+    if (a == "--record-write-bodies") {
+      opts.record_write_bodies = true;
       continue;
     }
     if (a == "-h" || a == "--help") {

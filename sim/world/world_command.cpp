@@ -234,6 +234,9 @@ int run_world_command(const std::vector<std::string>& args) {
     io_thread.join();
     return code;
   };
+  // Its writes are told from the operator's in the emulator's write log (the
+  // client's default User-Agent is the operator's).
+  conn->client.user_agent = "c5c3-sim-world";
   auto client = k8s::client::create(io, conn->client);
   if (!client) {
     std::cerr << "c5c3-sim world: " << client.error() << "\n";

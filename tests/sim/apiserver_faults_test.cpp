@@ -187,6 +187,31 @@ BOOST_AUTO_TEST_CASE(write_log_records_every_mutation_in_order) {
   auto http_log = c.get("/sim/writelog").json();
   BOOST_TEST(http_log.IsArray());
   BOOST_TEST(http_log.Size() == 4u);
+  BOOST_TEST(!http_log[0].HasMember("body"));  // bodies only with record_write_bodies
+  auto since = c.get(fmt::format("/sim/writelog?since={}", log[1].seq)).json();
+  BOOST_TEST_REQUIRE(since.Size() == 2u);
+  BOOST_TEST(str(since[0], {"verb"}) == "patch");
+  BOOST_TEST(c.get("/sim/writelog?since=x").status == 400);
+}
+
+BOOST_AUTO_TEST_CASE(write_log_keeps_the_requests_with_record_write_bodies) {
+  auto opts = plain();
+  opts.record_write_bodies = true;
+  server_fixture f(opts);
+  auto c = f.client();
+  c.post(cms, R"({"metadata":{"name":"a"}})");
+  c.patch(cms + "/a?fieldManager=m", R"({"data":{"x":"y"}})", "application/merge-patch+json");
+  auto log = f.server->write_log();
+  BOOST_TEST_REQUIRE(log.size() == 2u);
+  BOOST_TEST(log[0].method == "POST");
+  BOOST_TEST(log[0].target == cms);
+  BOOST_TEST(log[0].body == R"({"metadata":{"name":"a"}})");
+  auto http_log = c.get("/sim/writelog").json();
+  BOOST_TEST_REQUIRE(http_log.Size() == 2u);
+  BOOST_TEST(str(http_log[1], {"method"}) == "PATCH");
+  BOOST_TEST(str(http_log[1], {"target"}) == cms + "/a?fieldManager=m");
+  BOOST_TEST(str(http_log[1], {"contentType"}) == "application/merge-patch+json");
+  BOOST_TEST(str(http_log[1], {"body"}) == R"({"data":{"x":"y"}})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

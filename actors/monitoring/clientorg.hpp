@@ -67,13 +67,17 @@ inline const std::string dashboards_slot = "dashboards";
 // meta.appcode.com/source) and not in a namespace ending in -monitoring.
 bool is_copy_source(const k8s::object& dashboard);
 
-// meta.appcode.com/hash: a fingerprint of the source's generation, labels,
-// annotations (kubectl's last-applied aside) and spec, as a decimal string
-// (upstream's meta.ObjectHash is Go-specific: only its role is kept).
+// meta.appcode.com/hash: a fingerprint of the source's generation, labels
+// (the shard claim c5c3.io/shard aside: which replica holds the source is no
+// change of it), annotations (kubectl's last-applied aside) and spec, as a
+// decimal string (upstream's meta.ObjectHash is Go-specific: only its role is
+// kept).
 std::string dashboard_hash(const k8s::object& dashboard);
 
 // The copy of `src` in <client_ns>-monitoring (`live` as read, null: absent):
-// created from the source (labels, annotations, finalizers), else its spec
+// created from the source (labels but the source's shard claim: the copy is
+// an order of the grafana ring, claimed there by the replica the ring gives
+// it; annotations, finalizers), else its spec
 // replaced; the source and hash annotations, spec.grafanaRef the local
 // AppBinding grafana, spec.model with its title ClientDashboardTitle and every
 // templating variable named `namespace` a constant of `client_ns`. Nothing

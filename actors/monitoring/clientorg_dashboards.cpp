@@ -3,6 +3,7 @@
 #include "actors/monitoring/clientorg.hpp"
 #include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/create_or_patch.hpp"
+#include "actors/runtime/shard/lease_state.hpp"
 
 #include <openssl/sha.h>
 
@@ -59,7 +60,8 @@ bool is_copy_source(const k8s::object& d) {
 
 std::string dashboard_hash(const k8s::object& d) {
   std::string text = std::to_string(d.generation()) + "\n";
-  for (const auto& [k, v] : d.labels()) text += "l " + k + "=" + v + "\n";
+  for (const auto& [k, v] : d.labels())
+    if (k != runtime::shard::claim_label) text += "l " + k + "=" + v + "\n";
   for (const auto& [k, v] : d.annotations())
     if (k != last_applied) text += "a " + k + "=" + v + "\n";
   if (const auto* spec = d.get({"spec"})) text += k8s::to_json(*spec);
@@ -85,6 +87,7 @@ std::optional<runtime::child_write> copy_dashboard(const k8s::object& src, std::
   const auto mon_ns = monitoring_namespace(client_ns);
   k8s::object_builder fresh(grafanadashboard_gvk.api_version(), grafanadashboard_gvk.kind, mon_ns, src.name());
   copy_member(fresh, src, "labels");
+  fresh.remove_label(runtime::shard::claim_label);  // the source's holder is not the copy's
   copy_member(fresh, src, "annotations");
   copy_member(fresh, src, "finalizers");
   return create_or_patch(live, std::move(fresh).freeze(), [&](k8s::object_builder& b) {

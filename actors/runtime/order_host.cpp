@@ -360,7 +360,12 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
         for (const auto& key : s.gate.known()) s.evaluate(key);
         s.sample();
       },
-      [self](shard_eval_atom, const order_key& key) { self->state.evaluate(key); },
+      [self](shard_eval_atom, const order_key& key) {
+        // A claim's answer may spawn the order's actor: the owned gauge says so
+        // now, not at the next event (a converged order may have none).
+        self->state.evaluate(key);
+        self->state.sample();
+      },
       [self](const protocol::object_event& ev) {
         auto& s = self->state;
         if (!ev.obj) return;

@@ -150,7 +150,8 @@ struct write_record {
 };
 
 // A sharded replica's write for an order's status or children while another
-// (or no) replica held the order (sim/apiserver/double_writers.cpp).
+// (or no) replica held the order (sim/apiserver/double_writers.cpp), or for a
+// monitoring controller's order itself (held_object_writes.hpp).
 struct double_write {
   std::string replica;  // from the User-Agent "c5c3-operator/<replica>"
   std::string holder;   // the order's c5c3.io/shard label then ("" unclaimed)
@@ -158,7 +159,7 @@ struct double_write {
   std::string resource;  // plural, "/status" for a status write
   std::string namespace_;
   std::string name;
-  std::string order;  // "<plural.group> <namespace>/<name>"
+  std::string order;  // "<plural.group> <namespace>/<name>" ("<plural> <name>" of a core cluster-scoped kind)
 };
 
 // One event a watch stream delivered (apiserver_options::watch_log).

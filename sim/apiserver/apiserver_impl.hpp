@@ -127,15 +127,18 @@ class apiserver::impl {
                    const std::vector<std::string>& warnings = {});
   // PATCH (merge, JSON, strategic, apply); `created` when apply created it; field
   // validation's Warning header values go to `warnings`.
+  // `before`: set to the stored object the patch replaced (when one did).
   k8s::object patch(const k8s::http_request& req, request_info& ri, bool dry_run, int& created,
-                    std::string& verb, std::vector<std::string>& warnings);
+                    std::string& verb, std::vector<std::string>& warnings, k8s::object* before = nullptr);
   void delete_collection(const k8s::http_request& req, k8s::http_responder& res,
                          const request_info& ri, bool dry_run);
   void log_write(const request_info& ri, const k8s::http_request& req, const identity& who,
                  int code, const std::string& rv, bool dry_run, const std::string& verb = {},
-                 const k8s::object* written = nullptr);
-  // A sharded replica's write for an order it does not hold (double_writers.cpp).
-  void check_double_writer(const request_info& ri, const k8s::http_request& req, const k8s::object& written);
+                 const k8s::object* written = nullptr, const k8s::object* before = nullptr);
+  // A sharded replica's write for an order it does not hold (double_writers.cpp);
+  // `before` the stored object the write replaced (empty: none, or not known).
+  void check_double_writer(const request_info& ri, const k8s::http_request& req, const std::string& verb,
+                           const k8s::object& written, const k8s::object& before);
   std::int64_t current_rv() const;
 
   // ---- kinds (kinds.cpp) ----
@@ -156,8 +159,9 @@ class apiserver::impl {
   // `mf`: managedFields to record (null: the body's are kept, as after apply).
   k8s::object create_locked(const request_info& ri, k8s::json_document body, bool dry_run,
                             const write_context* mf);
+  // `before`: set to the stored object the update replaces.
   k8s::object update_locked(const request_info& ri, k8s::json_document body, bool dry_run,
-                            const write_context* mf, bool from_patch);
+                            const write_context* mf, bool from_patch, k8s::object* before = nullptr);
   // Deletes (or marks terminating); returns the object as the answer shows it
   // and whether it is gone.
   std::pair<k8s::object, bool> delete_locked(const request_info& ri, const k8s::json_value* options,

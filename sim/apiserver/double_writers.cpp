@@ -6,8 +6,9 @@
 // child carries the order's three labels c5c3.io/<kind>-name, -namespace and
 // -cluster (the cluster "" : the order lives here). Other clients' writes, and
 // writes of the order's metadata (claims, releases, finalizers), are not
-// counted.
+// counted. The monitoring controllers' orders: held_object_writes.hpp.
 #include "sim/apiserver/apiserver_impl.hpp"
+#include "sim/apiserver/held_object_writes.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -30,10 +31,17 @@ bool is_order_resource(const k8s::api_resource& r) { return r.group == "c5c3.io"
 }  // namespace
 
 void apiserver::impl::check_double_writer(const request_info& ri, const k8s::http_request& req,
-                                          const k8s::object& written) {
+                                          const std::string& verb, const k8s::object& written,
+                                          const k8s::object& before) {
   auto agent = std::string_view(req.header("User-Agent"));
   if (agent.rfind(replica_agent, 0) != 0 || !written || !ri.kind) return;
   std::string replica(agent.substr(replica_agent.size()));
+  if (auto dw = held_object_double_write(
+          replica, {verb, ri.plural, ri.subresource, ri.kind->status_subresource, before, written})) {
+    std::lock_guard lock(log_mu_);
+    double_writes_.push_back(std::move(*dw));
+    return;
+  }
   double_write dw;
   {
     std::lock_guard lock(mu_);

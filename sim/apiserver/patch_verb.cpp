@@ -55,7 +55,8 @@ void refuse_undeclared_applied(const k8s::api_resource& r, const k8s::json_value
 }  // namespace
 
 k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& ri, bool dry_run,
-                                   int& created, std::string& verb, std::vector<std::string>& warnings) {
+                                   int& created, std::string& verb, std::vector<std::string>& warnings,
+                                   k8s::object* before) {
   auto mode = parse_field_validation(req.param("fieldValidation").value_or("")).value_or(field_validation::warn);
   const auto& r = *ri.kind;
   std::string type = media_type(req.header("Content-Type"));
@@ -93,7 +94,7 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
     k8s::object live = convert_for(it->second, r);
     auto applied = server_side_apply(&live.json(), *config, ctx);
     // The applied object carries the live resourceVersion: no conflict check.
-    auto o = update_locked(ri, std::move(applied), dry_run, nullptr, true);
+    auto o = update_locked(ri, std::move(applied), dry_run, nullptr, true, before);
     if (!dry_run) save_state_locked();
     return o;
   }
@@ -145,7 +146,7 @@ k8s::object apiserver::impl::patch(const k8s::http_request& req, request_info& r
     fail(patch_error(fmt::format(" \"\" is invalid: patch: Invalid value: {}: {}", validation::go_quote(value),
                                  found.strict_error())));
   if (!found.empty() && mode == field_validation::warn) warnings = found.warning_headers();
-  auto o = update_locked(ri, std::move(next), dry_run, &ctx, true);
+  auto o = update_locked(ri, std::move(next), dry_run, &ctx, true, before);
   if (!dry_run) save_state_locked();
   return o;
 }

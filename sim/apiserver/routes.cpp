@@ -381,17 +381,17 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
     } else if (ri.verb == "update") {
       auto body = parse_body(req);
       check_body(body);
-      k8s::object updated;
+      k8s::object updated, before;
       {
         std::lock_guard lock(mu_);
         write_context ctx{field_manager_of(req), r.api_version(), ri.subresource,
                           r.status_subresource, false, &r};
-        updated = update_locked(ri, std::move(body), dry_run, &ctx, false);
+        updated = update_locked(ri, std::move(body), dry_run, &ctx, false, &before);
         if (!dry_run) save_state_locked();
       }
       rv = std::string(updated.resource_version());
       code = 200;
-      log_write(ri, req, who, code, rv, dry_run, verb, &updated);
+      log_write(ri, req, who, code, rv, dry_run, verb, &updated, &before);
       send_object(req, res, r, convert_for(updated, r), 200, warnings);
     } else if (ri.verb == "patch") {
       k8s::object patched;
@@ -408,10 +408,11 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
         if (!exists)
           if (auto denied = check_access(req, who, "create")) fail(std::move(*denied));
       }
-      patched = patch(req, ri, dry_run, created, verb, warnings);
+      k8s::object before;
+      patched = patch(req, ri, dry_run, created, verb, warnings, &before);
       rv = std::string(patched.resource_version());
       code = created ? 201 : 200;
-      log_write(ri, req, who, code, rv, dry_run, verb, &patched);
+      log_write(ri, req, who, code, rv, dry_run, verb, &patched, &before);
       send_object(req, res, r, convert_for(patched, r), code, warnings);
     } else if (ri.verb == "delete") {
       std::optional<json_document> opts;
@@ -448,8 +449,10 @@ void apiserver::impl::serve_matched(const k8s::http_request& req, k8s::http_resp
 
 void apiserver::impl::log_write(const request_info& ri, const k8s::http_request& req,
                                 const identity& who, int code, const std::string& rv, bool dry_run,
-                                const std::string& verb, const k8s::object* written) {
-  if (written && code >= 200 && code < 300 && !dry_run) check_double_writer(ri, req, *written);
+                                const std::string& verb, const k8s::object* written,
+                                const k8s::object* before) {
+  if (written && code >= 200 && code < 300 && !dry_run)
+    check_double_writer(ri, req, verb.empty() ? ri.verb : verb, *written, before ? *before : k8s::object{});
   // The write counts towards after_writes before its answer goes out, so a
   // rule armed by it meets the client's next request.
   if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(req, who);

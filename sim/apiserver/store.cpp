@@ -212,13 +212,14 @@ object apiserver::impl::create_locked(const request_info& ri, json_document body
 }
 
 object apiserver::impl::update_locked(const request_info& ri, json_document body, bool dry_run,
-                                      const write_context* mf, bool from_patch) {
+                                      const write_context* mf, bool from_patch, object* before) {
   const auto& r = *ri.kind;
   auto& sr = resource_locked(r);
   k8s::object_key key{r.namespaced ? ri.namespace_ : "", ri.name};
   auto it = sr.objects.find(key);
   if (it == sr.objects.end()) fail(k8s::make_not_found(r.group, r.plural, ri.name));
   object old = it->second;
+  if (before) *before = old;
   check_body_identity(ri, body);
   if (is_events_group_event(r)) body = event_to_core(body);
   auto& a = body.GetAllocator();

@@ -182,9 +182,11 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_regist
 }
 
 BOOST_AUTO_TEST_CASE(the_copy_is_transformed) {
-  run({"title, namespace variable, grafanaRef, annotations; labels and finalizers copied",
+  run({"title, namespace variable, grafanaRef, annotations; labels (not the shard claim) and finalizers copied",
        [](world& w, prometheus_settings&) {
-         w.put(dashboard("apps", "overview", "  labels: {team: db}\n  finalizers: [grafanadashboard.openviz.dev/finalizer]\n"));
+         w.put(dashboard("apps", "overview",
+                         "  labels: {team: db, c5c3.io/shard: replica-a}\n"
+                         "  finalizers: [grafanadashboard.openviz.dev/finalizer]\n"));
        },
        first_pass, [](const world& w, const rt::order_plan&, const recorder&) {
          const auto& src = *w.find("GrafanaDashboard", "apps", "overview");
@@ -192,6 +194,8 @@ BOOST_AUTO_TEST_CASE(the_copy_is_transformed) {
          BOOST_TEST(c.annotation(dashboard_source_key).value_or("") == "apps/overview");
          BOOST_TEST(c.annotation(dashboard_hash_key).value_or("") == co::dashboard_hash(src));
          BOOST_TEST(c.label("team").value_or("") == "db");
+         // The copy is an order of the grafana ring: the replica holding its source does not hold it.
+         BOOST_TEST(!c.label("c5c3.io/shard"));
          BOOST_TEST(c.has_finalizer("grafanadashboard.openviz.dev/finalizer"));
          BOOST_TEST(same_json(c.get({"spec", "grafanaRef"}), R"({"namespace":"demo-monitoring","name":"grafana"})"));
          BOOST_TEST(c.get({"spec", "overwrite"})->IsTrue());
@@ -200,6 +204,32 @@ BOOST_AUTO_TEST_CASE(the_copy_is_transformed) {
          // The source is untouched.
          BOOST_TEST(src.get_string({"spec", "model", "title"}) == "KubeDB / Overview ");
        }});
+}
+
+// Sharded, the source's claim label names the replica holding it (the
+// grafana ring's): a handoff of the source is no change of it, so its copies
+// are not written again; the copy's own claim stays the copy's.
+BOOST_AUTO_TEST_CASE(a_handoff_of_the_source_leaves_the_copies_alone) {
+  auto rec = std::make_shared<recorder>();
+  auto w = base(rec);
+  auto k = client_org_declaration(settings());
+  const auto held_by = [](const std::string& replica) {
+    return dashboard("apps", "overview", "  labels: {c5c3.io/shard: " + replica + "}\n");
+  };
+  BOOST_TEST(co::dashboard_hash(held_by("replica-a")) == co::dashboard_hash(held_by("replica-b")));
+  BOOST_TEST(co::dashboard_hash(held_by("replica-a")) != co::dashboard_hash(dashboard("apps", "overview",
+                                                                                      "  labels: {team: db}\n")));
+  w.put(held_by("replica-a"));
+  w.converge(*k, "", "demo");
+  auto copy = w.find("GrafanaDashboard", "demo-monitoring", "overview")->edit();
+  copy.set_label("c5c3.io/shard", "replica-c");
+  w.put(std::move(copy).freeze());
+  w.put(held_by("replica-b"));
+  w.log.clear();
+  w.converge(*k, "", "demo");
+  expect_log(w, {});
+  BOOST_TEST(w.find("GrafanaDashboard", "demo-monitoring", "overview")->label("c5c3.io/shard").value_or("") ==
+             "replica-c");
 }
 
 BOOST_AUTO_TEST_CASE(copies_and_monitoring_namespaces_are_not_copied) {

@@ -86,6 +86,13 @@ struct shard_fixture : registry_holder, coordinator_fixture {
     run();
   }
   protocol::host_probe probe() { return ask<protocol::host_probe>(h, protocol::probe_atom::value); }
+  // The host's c5c3_shard_orders_owned line ("" : none).
+  std::string owned_gauge() {
+    auto text = reg.render();
+    const std::string series = "c5c3_shard_orders_owned{controller=\"keystoneuser\"} ";
+    auto at = text.find(series);
+    return at == std::string::npos ? "" : text.substr(at + series.size(), text.find('\n', at) - at - series.size());
+  }
   // The label value and precondition of the i-th patch ("" : a release).
   std::pair<std::string, std::string> patch(std::size_t i) {
     BOOST_REQUIRE(i < writes->patches.size());
@@ -124,6 +131,8 @@ BOOST_FIXTURE_TEST_CASE(runs_nothing_before_the_first_view_then_claims_before_it
   BOOST_TEST((patch(1) == std::pair<std::string, std::string>{"a", "3"}));
   BOOST_TEST(probe().live.size() == 1u);
   BOOST_TEST(log->started == 1);
+  // The owned gauge counts it at once, not only at the order's next event.
+  BOOST_TEST(owned_gauge() == "1");
   event(event_type::modified, order(name, "4", "a"));  // the informer catches up: nothing new
   BOOST_TEST(writes->patches.size() == 2u);
   BOOST_TEST(log->started == 1);

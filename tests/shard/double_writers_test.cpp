@@ -1,7 +1,9 @@
 // The emulator's double-writer count (sim/apiserver/double_writers.cpp) over
 // HTTP: writes for an order's status or children by a replica (User-Agent
 // c5c3-operator/<replica>) count exactly when the order's c5c3.io/shard label
-// names another replica or none; other clients' writes never count.
+// names another replica or none; other clients' writes never count. The same
+// for a monitoring controller's order and the writes on it of its own
+// controller (sim/apiserver/held_object_writes.hpp).
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/sim/fixture.hpp"
 
@@ -103,6 +105,48 @@ BOOST_AUTO_TEST_CASE(an_unclaimed_order_is_nobodys_and_other_clients_do_not_coun
   o.user_agent = "c5c3-operator";
   BOOST_TEST(write_child(http_client(o), "by-unsharded") == 201);
   BOOST_TEST(count() == 1u);
+}
+
+// A monitoring controller's order (a GrafanaDashboard of the grafana ring):
+// what its own controller writes on it (status, finalizers, labels) counts
+// when another replica writes it; a claim, a release and a spec change (the
+// client org's copies) do not.
+BOOST_AUTO_TEST_CASE(a_monitoring_order_written_by_another_replica) {
+  const std::string dashboards = "/apis/openviz.dev/v1alpha1/namespaces/tenant-a/grafanadashboards";
+  auto admin = fx.client();
+  BOOST_REQUIRE_EQUAL(admin.post(dashboards, R"({"apiVersion":"openviz.dev/v1alpha1","kind":"GrafanaDashboard",)"
+                                             R"("metadata":{"name":"d","labels":{"c5c3.io/shard":"replica-a"}},)"
+                                             R"("spec":{"model":{"title":"t"}}})")
+                          .status,
+                      201);
+  auto a = replica("replica-a");
+  auto b = replica("replica-b");
+  auto merge = [&](const http_client& c, const std::string& path, const std::string& body) {
+    return c.patch(dashboards + path, body, "application/merge-patch+json").status;
+  };
+  BOOST_TEST(merge(a, "/d/status", R"({"status":{"phase":"Current"}})") == 200);
+  BOOST_TEST(merge(a, "/d", R"({"metadata":{"finalizers":["openviz.dev/grafana"]}})") == 200);
+  BOOST_TEST(count() == 0u);
+  BOOST_TEST(merge(b, "/d", R"({"spec":{"model":{"title":"copied"}}})") == 200);
+  BOOST_TEST(count() == 0u);
+  BOOST_TEST(merge(b, "/d/status", R"({"status":{"phase":"Failed"}})") == 200);
+  BOOST_TEST(merge(b, "/d", R"({"metadata":{"labels":{"team":"x"}}})") == 200);
+  auto dw = fx.server->double_writes();
+  BOOST_REQUIRE_EQUAL(dw.size(), 2u);
+  BOOST_TEST(dw[0].resource == "grafanadashboards/status");
+  BOOST_TEST(dw[0].holder == "replica-a");
+  BOOST_TEST(dw[0].order == "grafanadashboards.openviz.dev tenant-a/d");
+  BOOST_TEST(dw[1].resource == "grafanadashboards");
+  // A release by the holder, then a claim by the other: neither counts; the
+  // former holder's status write after its release does (nobody's order).
+  BOOST_TEST(merge(a, "/d", R"({"metadata":{"labels":{"c5c3.io/shard":null}}})") == 200);
+  BOOST_TEST(count() == 2u);
+  BOOST_TEST(merge(a, "/d/status", R"({"status":{"phase":"Current"}})") == 200);
+  BOOST_REQUIRE_EQUAL(count(), 3u);
+  BOOST_TEST(fx.server->double_writes()[2].holder == "");
+  BOOST_TEST(merge(b, "/d", R"({"metadata":{"labels":{"c5c3.io/shard":"replica-b"}}})") == 200);
+  BOOST_TEST(merge(b, "/d/status", R"({"status":{"phase":"Current"}})") == 200);
+  BOOST_TEST(count() == 3u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

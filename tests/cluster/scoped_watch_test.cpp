@@ -2,6 +2,7 @@
 // objects entering and leaving the scope by relabelling, a rescope telling
 // only the difference (staying synced meanwhile), a scoped cache answering a
 // narrower list, and an unscoped informer of the kind preferred for reads.
+#include "protocol/clusters.hpp"
 #include "tests/cluster/cluster_fixture.hpp"
 
 namespace c5c3::testing {

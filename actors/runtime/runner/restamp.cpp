@@ -1,5 +1,7 @@
 // The new holder's restamp (sharded, issue 17): an order actor's first pass
-// reads its children slots from the API server, not the cache, because the
+// reads its children slots (and named slots of objects carrying the order's
+// labels: a delivered Secret in the order's namespace) from the API server,
+// not the cache, because the
 // replica's scoped children watch does not show children still stamped by the
 // order's previous holder; each such child is stamped with this replica's name
 // (a merge patch with its resourceVersion as precondition, fenced and counted
@@ -26,7 +28,8 @@ void note(const run_ptr& r, const caf::error& e) {
 
 }  // namespace
 
-void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out) {
+void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
+                      std::function<bool(const k8s::object&)> keep) {
   ++j->pending;
   out.live = true;
   r->self()
@@ -34,10 +37,10 @@ void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot
                 proto::list_request{slot.gvk, out.namespace_, order_selector(r->kind->keys, r->snap.key), "",
                                     proto::read_from::server})
       .then(
-          [r, j, &slot, &out](proto::object_list& l) {
+          [r, j, &slot, &out, keep](proto::object_list& l) {
             const auto& me = r->deps->shard_name;
             for (auto& o : l.items) {
-              if (!labelled_for(o, r->kind->keys, r->snap.key)) continue;
+              if (!labelled_for(o, r->kind->keys, r->snap.key) || (keep && !keep(o))) continue;
               auto holder = o.label(shard::claim_label);
               if (!holder || *holder == me) {
                 out.items.push_back(std::move(o));

@@ -92,9 +92,11 @@ void fail(const run_ptr& r, const caf::error& e);
 
 // sense.cpp
 void start(const run_ptr& r);
-// restamp.cpp: a children slot read from the API server, its children stamped
-// by another holder restamped with this replica's name (joined by `j`).
-void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out);
+// restamp.cpp: a children slot (or a named slot of an object carrying the
+// order's labels: `keep` picks it) read from the API server, the objects
+// another holder stamped restamped with this replica's name (joined by `j`).
+void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
+                      std::function<bool(const k8s::object&)> keep = {});
 // act.cpp
 void plan_and_act(const run_ptr& r);
 

@@ -160,8 +160,11 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
         j->done();
       };
       auto name = loc->name;
-      read_list(r, inner, slot, out, std::move(selector),
-                [name](const k8s::object& o) { return o.name() == name; });
+      auto pick = [name](const k8s::object& o) { return o.name() == name; };
+      if (slot.labelled && r->children_unread && *r->children_unread)
+        read_and_restamp(r, inner, slot, out, pick);  // the first pass: restamped like the children
+      else
+        read_list(r, inner, slot, out, std::move(selector), pick);
       inner->done();
       return;
     }

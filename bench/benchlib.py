@@ -95,9 +95,10 @@ class Processes:
         self.procs = {}
         self.kubeconfig = os.path.join(work, "kubeconfig")
 
-    def start(self, name, argv):
+    def start(self, name, argv, env=None):
+        """`env`: variables added to this process's environment."""
         self.procs[name] = subprocess.Popen(argv, stdout=open(os.path.join(self.work, name + ".log"), "w"),
-                                            stderr=subprocess.STDOUT)
+                                            stderr=subprocess.STDOUT, env={**os.environ, **env} if env else None)
         return self.procs[name]
 
     def start_emulator(self, sim, src, extra=()):

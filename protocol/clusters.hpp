@@ -10,6 +10,10 @@
 //                           subscribes `subscription.subscriber` now, and on
 //                           every later engagement for every_cluster watches;
 //                           the subscriber also hears cluster_disengaged
+//   host     -> directory : rescope_request -> ok_atom
+//                           passed to every engaged cluster; remembered for
+//                           the subscriber's scoped watches registered later
+//                           and for clusters engaged later
 //   registry -> directory : cluster_engaged / cluster_disengaged
 //   main     -> directory : synced_atom -> bool  (every subscription it made
 //                           on the management cluster is answered and has

@@ -25,6 +25,7 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<subscribe_request>("c5c3::protocol::subscribe_request");
   cfg.add_message_type<subscription_id>("c5c3::protocol::subscription_id");
   cfg.add_message_type<unsubscribe_request>("c5c3::protocol::unsubscribe_request");
+  cfg.add_message_type<rescope_request>("c5c3::protocol::rescope_request");
   cfg.add_message_type<informer_synced>("c5c3::protocol::informer_synced");
   cfg.add_message_type<kind_availability>("c5c3::protocol::kind_availability");
   cfg.add_message_type<cluster_engaged>("c5c3::protocol::cluster_engaged");

@@ -3,6 +3,7 @@
 //
 //   subscriber -> cluster actor : subscribe_request   -> subscription_id
 //                                 unsubscribe_request -> protocol::ok_atom
+//                                 rescope_request     -> protocol::ok_atom
 //   cluster actor -> subscriber : object_event (added / modified / deleted, with
 //                                 the previous version on modified),
 //                                 informer_synced once the initial list is in,
@@ -29,6 +30,11 @@ namespace c5c3::protocol {
 // object, whose informer answers no cache read). `optional`: the cluster may not serve the kind; that is not an
 // error, the informer starts when the kind's CRD appears and stops when it
 // goes, and the subscriber hears kind_availability either way.
+// `scoped`: the subscription follows the subscriber's rescope_requests; its
+// watch is `label_selector` narrowed by `scope` (a label selector, "" none:
+// a replica's share of the orders, `c5c3.io/shard notin (b,c)`), while its
+// cache answers reads as if it held every object `label_selector` matches
+// (the subscriber asks only for what lies in its scope).
 struct subscribe_request {
   k8s::gvk gvk;
   std::string namespace_;
@@ -36,12 +42,30 @@ struct subscribe_request {
   caf::actor subscriber;
   bool optional = false;
   std::string field_selector = {};
+  bool scoped = false;
+  std::string scope = {};
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, subscribe_request& x) {
   return f(caf::meta::type_name("c5c3::protocol::subscribe_request"), x.gvk, x.namespace_,
-           x.label_selector, x.subscriber, x.optional, x.field_selector);
+           x.label_selector, x.subscriber, x.optional, x.field_selector, x.scoped, x.scope);
+}
+
+// Moves every scoped subscription of `subscriber` to `scope` ("" none). The
+// subscriber hears only the difference, once the new watch has its list:
+// `added` for what entered, `modified` for what changed meanwhile, `deleted`
+// (with `out_of_scope`) for what left; until then it stays on the old watch
+// (and synced). The cluster directory passes it to every engaged cluster and
+// remembers it for clusters engaged later and for watches registered later.
+struct rescope_request {
+  caf::actor subscriber;
+  std::string scope;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, rescope_request& x) {
+  return f(caf::meta::type_name("c5c3::protocol::rescope_request"), x.subscriber, x.scope);
 }
 
 struct subscription_id {
@@ -68,13 +92,15 @@ std::string to_string(event_type x);
 
 // One change seen by an informer of `cluster` ("" = management). `old` is the
 // previous cached version on `modified` (empty otherwise); on `deleted`, `obj`
-// is the last known state.
+// is the last known state. `out_of_scope` on `deleted`: the object left a
+// rescoped subscription's scope, it was not deleted.
 struct object_event {
   subscription_id subscription;
   std::string cluster;
   event_type type = event_type::added;
   k8s::object obj;
   k8s::object old;
+  bool out_of_scope = false;
 };
 
 // The subscription's initial list has been delivered (what /readyz waits for).

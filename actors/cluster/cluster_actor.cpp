@@ -1,85 +1,17 @@
 #include "actors/cluster/cluster_actor.hpp"
 
-#include "actors/cluster/crd.hpp"
-#include "actors/cluster/informer_cache.hpp"
+#include "actors/cluster/cluster_state.hpp"
 #include "actors/cluster/messages.hpp"
-#include "actors/cluster/reachability.hpp"
-#include "actors/runtime/order_log.hpp"
-#include "k8s/client/informer.hpp"
-#include "k8s/log.hpp"
 #include "protocol/api_error.hpp"
-#include "protocol/cluster_io.hpp"
-#include "protocol/order.hpp"
 #include "protocol/clusters.hpp"
-#include "protocol/subscription.hpp"
+#include "protocol/order.hpp"
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
-#include <caf/all.hpp>
-
-#include <functional>
 #include <algorithm>
-#include <map>
 #include <optional>
-#include <set>
-#include <thread>
 
 namespace c5c3::cluster {
 
-namespace {
-
-// Completions from the io thread, sent back to the actor (never delivered there).
-struct op_done {
-  std::uint64_t id = 0;
-  bool ok = false;
-  k8s::object obj;
-  protocol::object_list list;
-  std::vector<k8s::gvk> kinds;
-  k8s::api_error err;
-};
-
-enum class inf_kind : std::uint8_t { added, modified, deleted, synced, error };
-
-struct inf_event {
-  std::uint64_t informer = 0;
-  inf_kind kind = inf_kind::added;
-  k8s::object obj;
-  k8s::object old;
-  std::string error;  // inf_kind::error: what the list or watch met
-};
-
-}  // namespace
-}  // namespace c5c3::cluster
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::cluster::op_done)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::cluster::inf_event)
-
-namespace c5c3::cluster {
-
-namespace {
-
-using weak_self = caf::weak_actor_ptr;
-
-template <class T>
-void send_to(const weak_self& w, T msg) {
-  if (auto s = w.lock()) caf::anon_send(caf::actor_cast<caf::actor>(s), std::move(msg));
-}
-
-// The io_context, its thread and the client living on it.
-struct io_engine {
-  boost::asio::io_context io;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
-  std::thread thread;
-  std::shared_ptr<k8s::client> client;
-
-  io_engine() : thread([this] { io.run(); }) {}
-  void shutdown() {
-    work.reset();
-    io.stop();
-    if (thread.joinable()) thread.join();
-    client.reset();
-  }
-};
+namespace detail {
 
 void release_engine(std::unique_ptr<io_engine> e) {
   if (!e) return;
@@ -92,6 +24,12 @@ void release_engine(std::unique_ptr<io_engine> e) {
   }
   e->shutdown();
 }
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
 
 caf::error to_error(const k8s::api_error& e) {
   if (k8s::is_no_kind_match(e)) {
@@ -159,22 +97,6 @@ k8s::patch_type client_patch_type(protocol::patch_type t) {
   return k8s::patch_type::merge;
 }
 
-struct informer_entry {
-  informer_key key;
-  std::shared_ptr<k8s::informer> inf;
-  std::set<std::uint64_t> subs;
-  bool synced = false;
-  bool internal = false;  // the CRD watch of optional kinds
-  informer_cache cache;  // as the subscribers have seen it
-};
-
-struct subscription {
-  protocol::subscribe_request req;
-  std::uint64_t informer = 0;  // 0: not attached (an optional kind not served)
-  bool synced_sent = false;
-  bool resolved = false;  // discovery answered: attached, or an optional kind not served
-};
-
 // Retry of a subscription whose kind could not be resolved for a transient
 // reason (no connection yet, a 5xx, 429): (resolve_atom, subscription, attempt).
 using resolve_atom = caf::atom_constant<caf::atom("resolve")>;
@@ -188,201 +110,6 @@ caf::timespan resolve_delay(std::uint32_t attempt) {
 
 bool transient(const k8s::api_error& e) { return e.transport() || e.server_error() || e.too_many_requests(); }
 
-struct cluster_state {
-  std::string name;
-  std::shared_ptr<reachability_observer> reach;  // in front of the client's observer
-  std::string last_error;                        // the last failure met, for health_atom
-  k8s::log::logger log;                          // with "cluster"
-  runtime::change_memory logged;                 // informer and lookup errors, once per change
-  std::set<caf::actor_addr> monitored;  // subscribers whose death drops their subscriptions
-  std::unique_ptr<io_engine> engine;
-  weak_self self_ref;
-  std::uint64_t next_id = 1;
-  std::map<std::uint64_t, std::function<void(op_done&)>> pending;
-  std::map<std::uint64_t, informer_entry> informers;
-  std::map<informer_key, std::uint64_t> by_key;
-  std::map<std::uint64_t, subscription> subs;
-  std::uint64_t crd_informer = 0;
-  bool stopping = false;  // told to exit: pending requests are failed, nothing retried or logged
-
-  ~cluster_state() {
-    for (auto& [id, e] : informers) {
-      if (e.inf) e.inf->stop();
-    }
-    informers.clear();
-    release_engine(std::move(engine));
-  }
-};
-
-using self_ptr = caf::stateful_actor<cluster_state>*;
-
-std::uint64_t start_informer(self_ptr self, const informer_key& key) {
-  auto& st = self->state;
-  if (auto it = st.by_key.find(key); it != st.by_key.end()) return it->second;
-  auto iid = st.next_id++;
-  auto w = st.self_ref;
-  k8s::informer_handlers h;
-  h.on_add = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::added, o, {}, {}}); };
-  h.on_update = [w, iid](const k8s::object& old, const k8s::object& o) {
-    send_to(w, inf_event{iid, inf_kind::modified, o, old, {}});
-  };
-  h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}, {}}); };
-  h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}, {}}); };
-  // A failed list or watch is retried by the informer; the worker says so once
-  // per change. An expired resourceVersion is routine: the informer lists again.
-  h.on_error = [w, iid](const k8s::api_error& e) {
-    if (e.gone()) return;
-    send_to(w, inf_event{iid, inf_kind::error, {}, {}, e.describe()});
-  };
-  k8s::informer_options opts;
-  opts.namespace_ = key.namespace_;
-  opts.label_selector = key.label_selector;
-  opts.field_selector = key.field_selector;
-  // Nothing here reads managedFields (SSA writes do not need them): caches and
-  // events go without.
-  opts.transform = k8s::strip_managed_fields;
-  informer_entry e;
-  e.key = key;
-  e.cache = informer_cache(key.label_selector);
-  e.inf = k8s::informer::create(st.engine->client, key.gvk, std::move(opts), std::move(h));
-  e.inf->start();
-  st.informers.emplace(iid, std::move(e));
-  st.by_key.emplace(key, iid);
-  return iid;
-}
-
-void stop_informer(self_ptr self, std::uint64_t iid) {
-  auto& st = self->state;
-  auto it = st.informers.find(iid);
-  if (it == st.informers.end()) return;
-  it->second.inf->stop();
-  st.by_key.erase(it->second.key);
-  st.informers.erase(it);
-}
-
-void attach(self_ptr self, std::uint64_t sid) {
-  auto& st = self->state;
-  auto& sub = st.subs.at(sid);
-  const auto& r = sub.req;
-  auto iid = start_informer(self, informer_key{r.gvk, r.namespace_, r.label_selector, r.field_selector});
-  sub.informer = iid;
-  sub.synced_sent = false;
-  auto& e = st.informers.at(iid);
-  e.subs.insert(sid);
-  if (e.synced) {
-    // Late joiner: the cache as the others have seen it, then synced.
-    for (const auto& [k, o] : e.cache.objects()) {
-      self->send(r.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
-                                                      protocol::event_type::added, o, {}});
-    }
-    self->send(r.subscriber, protocol::informer_synced{protocol::subscription_id{sid}, st.name, r.gvk});
-    sub.synced_sent = true;
-  }
-}
-
-void detach(self_ptr self, std::uint64_t sid) {
-  auto& st = self->state;
-  auto& sub = st.subs.at(sid);
-  if (sub.informer == 0) return;
-  auto it = st.informers.find(sub.informer);
-  sub.informer = 0;
-  sub.synced_sent = false;
-  if (it == st.informers.end()) return;
-  it->second.subs.erase(sid);
-  if (it->second.subs.empty() && !it->second.internal) stop_informer(self, it->first);
-}
-
-void ensure_crd_watch(self_ptr self) {
-  auto& st = self->state;
-  if (st.crd_informer != 0) return;
-  st.crd_informer = start_informer(self, informer_key{crd_kind, "", ""});
-  st.informers.at(st.crd_informer).internal = true;
-}
-
-// A CRD came, changed or went: optional subscriptions of its kinds follow.
-void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
-  auto& st = self->state;
-  for (auto& [sid, sub] : st.subs) {
-    if (!sub.req.optional || !crd_defines(crd, sub.req.gvk)) continue;
-    bool serves = !gone && crd_serves(crd, sub.req.gvk);
-    bool attached = sub.informer != 0;
-    if (serves == attached) continue;
-    if (serves) {
-      attach(self, sid);
-    } else {
-      // The kind's objects are gone from view: the subscriber hears each as
-      // deleted (hosts retire their actors), then that the kind went.
-      if (auto it = st.informers.find(sub.informer); it != st.informers.end()) {
-        for (const auto& [k, o] : it->second.cache.objects())
-          self->send(sub.req.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
-                                                                protocol::event_type::deleted, o, {}});
-      }
-      detach(self, sid);
-    }
-    self->send(sub.req.subscriber, protocol::kind_availability{st.name, sub.req.gvk, serves});
-  }
-}
-
-void on_informer_event(self_ptr self, inf_event& ev) {
-  auto& st = self->state;
-  auto it = st.informers.find(ev.informer);
-  if (it == st.informers.end()) return;  // stopped meanwhile
-  auto& e = it->second;
-  auto topic = "informer " + e.key.gvk.kind + " " + e.key.namespace_ + " " + e.key.label_selector;
-  k8s::log::fields where{{"kind", e.key.gvk.kind}, {"namespace", e.key.namespace_}, {"selector", e.key.label_selector}};
-  if (ev.kind == inf_kind::error) {
-    st.last_error = ev.error;
-    runtime::log_once(st.logged, st.log, k8s::log::level::warn, topic, "Failed to watch", ev.error, where);
-    return;
-  }
-  if (ev.kind == inf_kind::synced) {
-    runtime::log_recovered(st.logged, st.log, topic, "Informer synced again", where);
-    e.synced = true;
-    for (auto sid : e.subs) {
-      auto& sub = st.subs.at(sid);
-      if (sub.synced_sent) continue;
-      sub.synced_sent = true;
-      self->send(sub.req.subscriber,
-                 protocol::informer_synced{protocol::subscription_id{sid}, st.name, sub.req.gvk});
-    }
-    return;
-  }
-  protocol::event_type type = protocol::event_type::added;
-  if (ev.kind == inf_kind::deleted) {
-    type = protocol::event_type::deleted;
-    e.cache.erase(ev.obj.key());
-  } else {
-    if (ev.kind == inf_kind::modified) type = protocol::event_type::modified;
-    e.cache.put(ev.obj);
-  }
-  for (auto sid : e.subs) {
-    self->send(st.subs.at(sid).req.subscriber,
-               protocol::object_event{protocol::subscription_id{sid}, st.name, type, ev.obj, ev.old});
-  }
-  if (ev.informer == st.crd_informer) on_crd(self, ev.obj, ev.kind == inf_kind::deleted);
-}
-
-// A synced informer whose cache answers a read of `gvk` in `ns` with `selector`.
-const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
-                                const std::string& selector) {
-  for (const auto& [id, e] : st.informers) {
-    if (!e.synced || !(e.key.gvk == gvk) || e.key.label_selector != selector || !e.key.field_selector.empty())
-      continue;
-    if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
-  }
-  return nullptr;
-}
-
-// A synced informer whose cache holds every object a list with the narrower
-// `request` selects (informer_cache::covers).
-const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
-                                     const k8s::label_selector& request) {
-  for (const auto& [id, e] : st.informers) {
-    if (!e.synced || !(e.key.gvk == gvk) || !e.key.field_selector.empty() || !e.cache.covers(request)) continue;
-    if (e.key.namespace_.empty() || e.key.namespace_ == ns) return &e;
-  }
-  return nullptr;
-}
 
 // Whether every term of `fields` is one every API server selects on.
 bool server_selectable(const k8s::field_selector& fields) {
@@ -455,34 +182,6 @@ void resolve(self_ptr self, std::uint64_t sid, std::uint32_t attempt, std::optio
     deliver(protocol::subscription_id{sid});
   });
   st.engine->client->resource_for(st.subs.at(sid).req.gvk, completion<k8s::api_resource>(st.self_ref, id));
-}
-
-// A subscriber died: its subscriptions go (an informer nobody uses stops).
-void drop_subscriber(self_ptr self, const caf::actor_addr& who) {
-  auto& st = self->state;
-  st.monitored.erase(who);
-  for (auto it = st.subs.begin(); it != st.subs.end();) {
-    if (it->second.req.subscriber.address() == who) {
-      detach(self, it->first);
-      it = st.subs.erase(it);
-    } else {
-      ++it;
-    }
-  }
-}
-
-// Something subscribed (actors start asynchronously: an actor with no
-// subscription yet has not been told what to watch), every subscription
-// resolved, and each attached one has its initial list.
-bool all_synced(const cluster_state& st) {
-  if (st.subs.empty()) return false;
-  for (const auto& [sid, sub] : st.subs) {
-    if (!sub.resolved) return false;
-    if (sub.informer == 0) continue;
-    auto it = st.informers.find(sub.informer);
-    if (it == st.informers.end() || !it->second.synced) return false;
-  }
-  return true;
 }
 
 caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
@@ -627,7 +326,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         auto rp = self->make_response_promise();
         auto sid = self->state.next_id++;
         if (r.subscriber && self->state.monitored.insert(r.subscriber.address()).second) self->monitor(r.subscriber);
-        self->state.subs.emplace(sid, subscription{r, 0, false});
+        self->state.subs.emplace(sid, subscription{r, 0, false, false, 0});
         resolve(self, sid, 1, rp);
       },
       [=](resolve_atom, std::uint64_t sid, std::uint32_t attempt) {
@@ -641,6 +340,10 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         // (a refusal, an informer that cannot list).
         auto error = !reachable && s.reach->known() ? s.reach->last_failure() : s.last_error;
         return protocol::cluster_health{s.name, all_synced(s), s.reach->known(), reachable, std::move(error)};
+      },
+      [=](protocol::rescope_request& r) {
+        rescope(self, r.subscriber, r.scope);
+        return protocol::ok_atom::value;
       },
       [=](protocol::unsubscribe_request& r) {
         auto& s = self->state;

@@ -20,6 +20,9 @@ struct directory_state {
   caf::actor management;
   std::map<std::string, caf::actor> targets;  // engaged target clusters by name
   std::vector<protocol::watch_request> watches;
+  // Each subscriber's latest scope (protocol::rescope_request): its scoped
+  // watches registered later, and clusters engaged later, start with it.
+  std::map<caf::actor_addr, std::string> scopes;
   std::size_t subscribing = 0;  // subscribe requests to the management cluster not answered yet
   static inline const char* name = "c5c3.cluster_directory";
 };
@@ -95,10 +98,25 @@ caf::behavior directory_actor(self_ptr self, caf::actor management) {
       },
       [=](protocol::watch_request& w) {
         auto& st = self->state;
+        if (w.subscription.scoped)
+          if (auto sc = st.scopes.find(w.subscription.subscriber.address()); sc != st.scopes.end())
+            w.subscription.scope = sc->second;
         subscribe_on(self, st.management, w.subscription);
         if (w.scope == protocol::watch_scope::every_cluster)
           for (const auto& [name, handle] : st.targets) subscribe_on(self, handle, w.subscription);
         st.watches.push_back(std::move(w));
+        return protocol::ok_atom::value;
+      },
+      [=](protocol::rescope_request& r) {
+        auto& st = self->state;
+        st.scopes[r.subscriber.address()] = r.scope;
+        for (auto& w : st.watches)
+          if (w.subscription.scoped && w.subscription.subscriber == r.subscriber) w.subscription.scope = r.scope;
+        auto pass_on = [self, &r](const caf::actor& cluster) {
+          self->request(cluster, caf::infinite, r).then([](protocol::ok_atom) {}, [](const caf::error&) {});
+        };
+        pass_on(st.management);
+        for (const auto& [name, handle] : st.targets) pass_on(handle);
         return protocol::ok_atom::value;
       },
       [=](protocol::cluster_engaged& e) {

@@ -1,6 +1,6 @@
 // Pure helpers of the cluster actor: whether a CustomResourceDefinition
 // serves a kind (Established, the group and kind names, a served version),
-// and the informer key (kind, namespace, label selector).
+// and the informer key (kind, namespace, label selector, scope).
 #pragma once
 
 #include "k8s/object.hpp"
@@ -19,15 +19,21 @@ bool crd_serves(const k8s::object& crd, const k8s::gvk& k);
 // True when `crd` defines group and kind of `k` (whatever its state).
 bool crd_defines(const k8s::object& crd, const k8s::gvk& k);
 
+// An informer watches `label_selector` narrowed by `scope` (rescope.hpp
+// scoped_selector); its cache answers reads as `label_selector`'s would.
 struct informer_key {
   k8s::gvk gvk;
   std::string namespace_;
   std::string label_selector;
   std::string field_selector = {};  // non-empty: never answers cache reads
+  std::string scope = {};           // non-empty: a scoped subscription's share
   friend bool operator<(const informer_key& a, const informer_key& b) {
-    return std::tie(a.gvk.group, a.gvk.version, a.gvk.kind, a.namespace_, a.label_selector, a.field_selector) <
-           std::tie(b.gvk.group, b.gvk.version, b.gvk.kind, b.namespace_, b.label_selector, b.field_selector);
+    return std::tie(a.gvk.group, a.gvk.version, a.gvk.kind, a.namespace_, a.label_selector, a.field_selector,
+                    a.scope) <
+           std::tie(b.gvk.group, b.gvk.version, b.gvk.kind, b.namespace_, b.label_selector, b.field_selector,
+                    b.scope);
   }
+  friend bool operator==(const informer_key& a, const informer_key& b) { return !(a < b) && !(b < a); }
 };
 
 }  // namespace c5c3::cluster

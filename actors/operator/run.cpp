@@ -246,8 +246,13 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
                        directory,
                        control_planes,
                        ro_namespace};
-      if (!shard_name.empty())
+      if (!shard_name.empty()) {
         ctx.shard = {shard_name, memberships[kind.group], directory, "c5c3-operator", &reg, fences[kind.group]};
+        // C5C3_SHARD_WATCH_ALL=1: every replica watches everything (a
+        // before/after of the scoped watches in one bench run).
+        auto all = env("C5C3_SHARD_WATCH_ALL");
+        ctx.shard.scope_watches = !(all && *all == "1");
+      }
       auto host = kind.spawn_host(ctx);
       if (!host) {
         rc = 1;

@@ -6,6 +6,7 @@
 #include "actors/runtime/reference_index.hpp"
 #include "actors/runtime/shard/claim.hpp"
 #include "actors/runtime/shard/claim_writer.hpp"
+#include "actors/runtime/shard/scope.hpp"
 #include "actors/runtime/shard/shard_metrics.hpp"
 #include "k8s/log.hpp"
 #include "k8s/selector.hpp"
@@ -58,6 +59,7 @@ struct host_state {
   std::chrono::steady_clock::time_point view_changed;
   std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
   std::map<order_key, int> claim_failures;  // failed claims or releases in a row, per order
+  std::string scope;  // the watch scope last asked for (shard/scope.hpp)
 
   controller_metrics* m() const { return cfg.metrics.get(); }
 
@@ -122,9 +124,12 @@ struct host_state {
     order_key key{ev.cluster, std::string(ev.obj.namespace_()), std::string(ev.obj.name())};
     auto i = orders.find(key);
     if (ev.type == protocol::event_type::deleted) {
+      // Gone, or out of this replica's scope (another ready member holds it:
+      // its actor here was drained before the release). Either way it is
+      // forgotten and its actor, if any, retired; nothing is written.
       gate.forget(key);
       claimed.erase(key);
-      if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
+      if (!ev.out_of_scope && named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
       if (i == orders.end()) return;
       i->second.respawn.reset();
       if (!i->second.retiring) {
@@ -218,6 +223,17 @@ struct host_state {
       }
       case shard::decision::ignore: return;
     }
+  }
+
+  // Scoped watches follow the ready members, but only while this replica's
+  // own Lease is held (a stale view must not widen or narrow them).
+  void rescope(const protocol::shard_view& v) {
+    if (!cfg.shard.scope_watches || !v.self_ready || !cfg.shard.clusters) return;
+    auto next = shard::watch_scope(cfg.shard.me, &v);
+    if (next == scope) return;
+    scope = next;
+    self->request(cfg.shard.clusters, caf::infinite, protocol::rescope_request{caf::actor_cast<caf::actor>(self), next})
+        .then([](protocol::ok_atom) {}, [](const caf::error&) {});
   }
 
   void evaluate(const order_key& key) {
@@ -344,6 +360,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });
   if (self->state.cfg.shard.enabled()) {
     self->state.gate = shard::gate(self->state.cfg.shard.me, self->state.cfg.order_kind);
+    self->state.scope = shard::watch_scope(self->state.cfg.shard.me, nullptr);
     if (self->state.cfg.shard.registry)
       self->state.sm = std::make_unique<shard::shard_metrics>(*self->state.cfg.shard.registry,
                                                               self->state.cfg.controller);
@@ -357,6 +374,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
         auto& s = self->state;
         if (!s.gate.enabled() || !s.gate.set_view(v)) return;
         s.view_changed = std::chrono::steady_clock::now();
+        s.rescope(v);
         for (const auto& key : s.gate.known()) s.evaluate(key);
         s.sample();
       },

@@ -9,11 +9,12 @@ before the orders come), N orders created in one go. Printed per row:
   - their requests during the steady state that follows (Lease renewals: R per duration/3),
   - the orders' spread (max/mean of the orders each replica holds),
   - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
-and the ratios against the unsharded baseline of the same run. Every replica still watches every order
-(label-scoped watches are not done), so RSS per replica is not expected to fall with R; the work per
-replica is.
+and the ratios against the unsharded baseline of the same run. Each replica watches only its share of the
+orders and children (label-scoped watches), so RSS per replica should fall with R; --compare adds, for
+each sharded R, a row of the same replicas watching everything (C5C3_SHARD_WATCH_ALL=1): the before/after
+in one run.
 
-Usage: bench/shard/bench_shard.py [--orders N] [--replicas 1,2,3,5] [--steady S] [--bin DIR] [--keep]
+Usage: bench/shard/bench_shard.py [--orders N] [--replicas 1,2,3,5] [--steady S] [--bin DIR] [--keep] [--compare]
 Default: 3000 orders, replicas 1,2,3,5, 30 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
@@ -41,7 +42,7 @@ def summed(metrics_urls):
     return out
 
 
-def run(a, replicas, sharded):
+def run(a, replicas, sharded, watch_all=False):
     work = tempfile.mkdtemp(prefix="c5c3-bench-shard-")
     kubeconfig = os.path.join(work, "kubeconfig")
     sim = os.path.join(a.bin, "c5c3-sim")
@@ -68,7 +69,8 @@ def run(a, replicas, sharded):
             port = free_port()
             shard = ["--shard-name", name, "--shard-lease-duration", LEASE] if sharded else []
             start(name, [os.path.join(a.bin, "c5c3-operator"), "--kubeconfig", kubeconfig, "--namespace", NAMESPACE,
-                         "--metrics-bind-address", f"127.0.0.1:{port}", "--health-probe-bind-address", "0", *shard])
+                         "--metrics-bind-address", f"127.0.0.1:{port}", "--health-probe-bind-address", "0", *shard],
+                  {"C5C3_SHARD_WATCH_ALL": "1"} if watch_all else None)
             metrics.append(f"http://127.0.0.1:{port}/metrics")
 
         def reachable():
@@ -121,7 +123,7 @@ def run(a, replicas, sharded):
         growth = [(rss_kib(p) - rss0[n]) / 1024 for n, p in pids.items()]
         time.sleep(a.steady)
         req2 = summed(metrics)
-        return {"replicas": replicas, "sharded": sharded, "settled": settled,
+        return {"replicas": replicas, "sharded": sharded, "watch_all": watch_all, "settled": settled,
                 "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
                 "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
                 "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu}
@@ -138,8 +140,14 @@ def main():
     ap.add_argument("--steady", type=int, default=30)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
     ap.add_argument("--keep", action="store_true", help="keep each run's work dir (logs)")
+    ap.add_argument("--compare", action="store_true",
+                    help="also each sharded R with every replica watching everything (C5C3_SHARD_WATCH_ALL=1)")
     a = ap.parse_args()
-    rows = [run(a, 1, False)] + [run(a, int(r), True) for r in a.replicas.split(",")]
+    rows = [run(a, 1, False)]
+    for r in a.replicas.split(","):
+        rows.append(run(a, int(r), True))
+        if a.compare:
+            rows.append(run(a, int(r), True, watch_all=True))
     base = rows[0]
     print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against 1 unsharded replica\n")
     print("| replicas | seconds to all Ready | requests per order | steady requests | max/mean held "
@@ -147,6 +155,7 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
+        label += " (watch all)" if r["watch_all"] else ""
         print(f"| {label} | {r['settled']:.1f} ({r['settled'] / base['settled']:.2f}x) | {r['requests']:.2f} "
               f"({r['requests'] / base['requests']:.2f}x) | {r['steady']} | {r['spread']:.3f} "
               f"| {r['rss_mean']:.1f} / {r['rss_max']:.1f} ({r['rss_mean'] / max(base['rss_mean'], 0.1):.2f}x) "

@@ -26,6 +26,7 @@ const k8s::gvk kind{"c5c3.io", "v1alpha1", "KeystoneUser"};
 struct write_log {
   std::vector<std::string> patches;
   k8s::object answer;
+  std::vector<std::string> scopes;  // the rescope requests, in order
 };
 
 // The cluster directory and the management cluster in one: lookups answer
@@ -38,6 +39,10 @@ caf::behavior fake_cluster(caf::event_based_actor* self, std::shared_ptr<write_l
         log->patches.push_back(r.body);
         if (!log->answer) return caf::make_error(caf::sec::runtime_error, "conflict");
         return log->answer;
+      },
+      [log](protocol::rescope_request& r) {
+        log->scopes.push_back(r.scope);
+        return protocol::ok_atom::value;
       },
   };
 }
@@ -81,8 +86,10 @@ struct shard_fixture : registry_holder, coordinator_fixture {
     caf::anon_send(h, protocol::shard_view{std::move(members), self_ready, 1});
     run();
   }
-  void event(event_type t, k8s::object o) {
-    caf::anon_send(h, protocol::object_event{{1}, "", t, std::move(o), {}});
+  void event(event_type t, k8s::object o, bool out_of_scope = false) {
+    protocol::object_event ev{{1}, "", t, std::move(o), {}};
+    ev.out_of_scope = out_of_scope;
+    caf::anon_send(h, std::move(ev));
     run();
   }
   protocol::host_probe probe() { return ask<protocol::host_probe>(h, protocol::probe_atom::value); }
@@ -223,6 +230,50 @@ BOOST_FIXTURE_TEST_CASE(after_a_lapse_a_stale_view_of_its_own_order_runs_nothing
   BOOST_TEST(writes->patches.size() == 2u);
   BOOST_TEST(probe().live.empty());
   BOOST_TEST(log->started == 1);
+}
+
+// Scoped watches (shard/scope.hpp): the order kind's watch is narrowed to
+// what the claim table may act on (unclaimed, its own, and the orders of
+// members that are not ready), rescoped at each view in which its own Lease
+// is held, and everything while it is alone.
+BOOST_FIXTURE_TEST_CASE(the_order_watch_follows_the_other_ready_members, shard_fixture) {
+  BOOST_TEST(writes->scopes.empty());  // the registrar's watches start with "in (a)"
+  view({"a", "b"});
+  view({"a"});
+  view({"a", "b", "c"}, false);  // not held: a stale view changes nothing
+  view({"a", "c"});
+  view({"a", "c"});  // the same view: nothing new
+  std::vector<std::string> expected{"c5c3.io/shard notin (b)", "", "c5c3.io/shard notin (c)"};
+  BOOST_TEST(writes->scopes == expected, boost::test_tools::per_element());
+}
+
+// An order leaving the scope (another ready member holds it now) is not a
+// deletion: its actor is drained (the pass in flight finishes), nothing is
+// written (no release, no claim), no pass follows; when that member is no
+// longer ready its order comes back into scope and is claimed.
+BOOST_FIXTURE_TEST_CASE(a_selector_deleted_is_not_a_deletion, shard_fixture) {
+  auto name = owned_by({"a"}, "a");
+  view({"a"});
+  auto held = order(name, "3", "a").edit();
+  held.add_finalizer("c5c3.io/teardown");
+  auto mine = std::move(held).freeze();
+  event(event_type::added, mine);
+  BOOST_REQUIRE_EQUAL(log->running, 1);  // its pass is in flight
+  event(event_type::deleted, order(name, "5", "b"), true);
+  BOOST_TEST(probe().retiring.size() == 1u);
+  BOOST_REQUIRE(ask<bool>(gate, free_atom::value, order_key{}, pass_result::converged()));
+  run();
+  advance(std::chrono::seconds(1));
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(probe().retiring.empty());
+  BOOST_TEST(writes->patches.empty());
+  BOOST_TEST(log->started == 1);
+  // b is not ready any more: its orders are in scope again, and this one is claimed.
+  writes->answer = order(name, "6", "a");
+  event(event_type::added, order(name, "5", "b"));
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
+  BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "5"}));
+  BOOST_TEST(probe().live.size() == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

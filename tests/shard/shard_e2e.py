@@ -6,7 +6,9 @@ every order Ready and held (label c5c3.io/shard) by exactly one live replica, ev
 a 4th replica joins and takes its share; one replica stopped with SIGTERM (its Lease released, its orders
 taken over at once) and one with SIGKILL (its Lease runs out first); every order Ready again; one replica
 cut off from the API server (every request it makes reset, its watches ended: a partition) until its orders
-are the other's, then healed: it rejoins and takes its share back. Throughout,
+are the other's, then healed: it rejoins and takes its share back. After each move every child of an order
+(Vhost, User, Permission, PushSecret, Secret) carries its order's holder (c5c3.io/shard: the replicas' children
+watches are scoped by it; the new holder restamps what the old one stamped). Throughout,
 the emulator's double-writer count (GET /sim/doublewriters: a write for an order's status or children by a
 replica not holding the order at that moment) stays 0.
 
@@ -26,6 +28,10 @@ from e2e import Procs, apply_samples, condition, eventually, log  # noqa: E402
 NAMESPACE = "c5c3-system"
 ORDER_NS = "tenant-a"
 LEASE = "15s"
+# The orders' children, each labelled with its order's name (and stamped with the order's holder).
+CHILD_KINDS = ("vhosts.rabbitmq.com", "users.rabbitmq.com", "permissions.rabbitmq.com",
+               "pushsecrets.external-secrets.io", "secrets")
+ORDER_LABEL = "c5c3.io/rabbitmqvhost-name"
 
 
 class Scenario:
@@ -90,6 +96,33 @@ class Scenario:
         log(f"{what}: max/mean {max(held.values()) / mean:.3f}")
         return held
 
+    def children_stamped(self):
+        """Every child labelled with an order's name carries that order's holder (c5c3.io/shard)."""
+        holders = {o["metadata"]["name"]: (o["metadata"].get("labels") or {}).get("c5c3.io/shard", "")
+                   for o in self.orders()}
+        wrong, seen = [], 0
+        for kind in CHILD_KINDS:
+            items = json.loads(self.kubectl("get", kind, "-A", "-l", ORDER_LABEL, "-o", "json"))["items"]
+            for c in items:
+                labels = c["metadata"].get("labels") or {}
+                order = labels.get(ORDER_LABEL)
+                if order not in holders:
+                    continue
+                seen += 1
+                if labels.get("c5c3.io/shard", "") != holders[order]:
+                    wrong.append(f"{kind} {c['metadata']['namespace']}/{c['metadata']['name']}: "
+                                 f"{labels.get('c5c3.io/shard', '(none)')}, its order held by {holders[order]}")
+        self.last = f"{seen} children, {len(wrong)} not stamped with their order's holder, e.g. {wrong[:3]}"
+        return seen > 0 and not wrong
+
+    def wait_children_stamped(self, what, limit=120):
+        try:
+            eventually(self.children_stamped, f"{what}: every child stamped with its order's holder", limit,
+                       interval=1)
+        except AssertionError as e:
+            raise AssertionError(f"{e}; {self.last}") from None
+        log(f"{what}: {self.last}")
+
     def raw(self, verb, path, body=None):
         args = [verb, "--raw", path]
         if body is not None:
@@ -145,6 +178,7 @@ class Scenario:
             self.start_replica(name)
         self.create_orders()
         self.wait_converged(["replica-a", "replica-b", "replica-c"], "3 replicas")
+        self.wait_children_stamped("3 replicas")
         self.assert_no_double_writers("3 replicas")
 
         self.start_replica("replica-d")
@@ -159,12 +193,14 @@ class Scenario:
             raise AssertionError("replica-a did not stop cleanly")
         eventually(lambda: self.leases().get("replica-a-orders") == "", "replica-a's Lease released", 10)
         self.wait_converged(["replica-b", "replica-c", "replica-d"], "after SIGTERM")
+        self.wait_children_stamped("after SIGTERM")
         self.assert_no_double_writers("after SIGTERM")
 
         log("SIGKILL to replica-b")
         self.replicas["replica-b"].kill()
         self.replicas["replica-b"].wait(10)
         self.wait_converged(["replica-c", "replica-d"], "after SIGKILL (Lease ran out)")
+        self.wait_children_stamped("after SIGKILL")
         self.assert_no_double_writers("after SIGKILL")
 
         # A partition: replica-c reaches nothing. Its Lease lapses (it stops its orders first: its Lease
@@ -177,6 +213,7 @@ class Scenario:
         log("heal replica-c")
         self.heal("replica-c")
         self.wait_converged(["replica-c", "replica-d"], "replica-c healed")
+        self.wait_children_stamped("replica-c healed")
         self.assert_no_double_writers("replica-c healed")
 
     def main(self):

@@ -5,6 +5,7 @@
 #include "actors/runtime/runner/run_state.hpp"
 #include "protocol/api_error.hpp"
 #include "actors/runtime/event_recorder.hpp"
+#include "actors/runtime/shard/lease_state.hpp"
 #include "protocol/cluster_io.hpp"
 
 #include <algorithm>
@@ -14,24 +15,6 @@
 namespace c5c3::runtime::detail {
 
 namespace proto = ::c5c3::protocol;
-
-namespace {
-
-using answer_fn = std::function<void(const k8s::object&)>;
-using error_fn = std::function<void(const caf::error&)>;
-
-// The resourceVersion of `w`'s object as the pass sees it ("" when absent).
-std::string seen_version(const run_ptr& r, const child_write& w) {
-  if (w.verb == write_verb::delete_ || w.verb == write_verb::update) return std::string(w.body.resource_version());
-  for (const auto& slot : r->kind->reads) {
-    auto it = r->snap.slots.find(slot.id);
-    if (it == r->snap.slots.end() || slot.cluster != w.cluster) continue;
-    for (const auto& o : it->second.items)
-      if (o.name() == w.name() && o.namespace_() == w.body.namespace_() && slot.gvk.kind == w.kind())
-        return std::string(o.resource_version());
-  }
-  return {};
-}
 
 // The options of a write of this pass: the field manager and the write's
 // deadline (runner.hpp write_deadline, capped by the ring's write fence).
@@ -47,26 +30,38 @@ proto::write_options write_opts(const run_ptr& r) {
           proto::deadline_at(write_deadline(std::chrono::steady_clock::now(), r->timeout(), left))};
 }
 
-// Sends a write through `cluster`, counted by the order actor until it
-// answers (pass_context::write_sent); `ok` and `err` run only while the pass
-// is open (an answer after the pass gave up is ignored).
-template <class Request>
-void send_write(const run_ptr& r, const caf::actor& cluster, Request req, answer_fn ok, error_fn err) {
-  r->ctx.write_sent();
-  r->self()
-      ->request(cluster, r->timeout(), std::move(req))
-      .then(
-          [r, ok = std::move(ok)](const k8s::object& o) {
-            r->ctx.write_answered();
-            if (r->ctx.open()) ok(o);
-          },
-          [r, err = std::move(err)](const caf::error& e) {
-            r->ctx.write_answered();
-            if (r->ctx.open()) err(e);
-          });
+namespace {
+
+// The resourceVersion of `w`'s object as the pass sees it ("" when absent).
+std::string seen_version(const run_ptr& r, const child_write& w) {
+  if (w.verb == write_verb::delete_ || w.verb == write_verb::update) return std::string(w.body.resource_version());
+  for (const auto& slot : r->kind->reads) {
+    auto it = r->snap.slots.find(slot.id);
+    if (it == r->snap.slots.end() || slot.cluster != w.cluster) continue;
+    for (const auto& o : it->second.items)
+      if (o.name() == w.name() && o.namespace_() == w.body.namespace_() && slot.gvk.kind == w.kind())
+        return std::string(o.resource_version());
+  }
+  return {};
 }
 
-void issue(const run_ptr& r, const child_write& w, answer_fn ok, error_fn err) {
+// Sharded: a write of one of the order's children (not its status, not a
+// delete) carries this replica's stamp, which the replicas' scoped children
+// watches select on (shard/scope.hpp).
+child_write stamped(const run_ptr& r, const child_write& w) {
+  const auto& me = r->deps->shard_name;
+  if (me.empty() || w.verb == write_verb::delete_ || !w.subresource.empty()) return w;
+  if (!labelled_for(w.body, r->kind->keys, r->snap.key) || w.body.label(shard::claim_label).value_or("") == me)
+    return w;
+  child_write out = w;
+  auto b = w.body.edit();
+  b.set_label(shard::claim_label, me);
+  out.body = std::move(b).freeze();
+  return out;
+}
+
+void issue(const run_ptr& r, const child_write& original, answer_fn ok, error_fn err) {
+  const auto w = stamped(r, original);
   const auto& cluster = r->cluster_of(w.cluster);
   auto opts = write_opts(r);
   switch (w.verb) {

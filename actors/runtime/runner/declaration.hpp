@@ -172,7 +172,8 @@ read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_r
 // reads of the order's cluster on every engaged cluster; none for uncached
 // reads; watch_namespace scoping it), every referencing and referenced kind
 // on every cluster (optional), and the extra ones, without duplicates (a
-// selector watched on both roles becomes one watch of every cluster).
+// selector watched on both roles becomes one watch of every cluster; scoped
+// only when every read merged into it may be).
 struct derived_watch {
   k8s::gvk gvk;
   std::string selector;
@@ -180,6 +181,10 @@ struct derived_watch {
   bool optional = true;
   std::string namespace_ = {};  // "" every namespace
   std::string field_selector = {};  // "metadata.name=x": that object only
+  // Narrowed to the replica's share when sharded (shard/scope.hpp): the order
+  // kind's watch and the children slots' watches, unless another read needs
+  // every object of it (a kind reading its own peers).
+  bool shard_scoped = false;
   friend bool operator==(const derived_watch&, const derived_watch&) = default;
 };
 std::vector<derived_watch> watches_of(const kind_declaration& k);

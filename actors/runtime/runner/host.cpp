@@ -1,6 +1,7 @@
 #include "actors/runtime/runner/host.hpp"
 
 #include "actors/runtime/order_host.hpp"
+#include "actors/runtime/shard/scope.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/control_plane.hpp"
 
@@ -9,14 +10,22 @@
 namespace c5c3::runtime {
 namespace {
 
-// Registers the host's watches and its ControlPlane fan-out; one argument
-// besides self (see actors/runtime/README.md).
+// Registers the host's watches and its ControlPlane fan-out (spawned with
+// arguments besides self: see actors/runtime/README.md).
+// Sharded with scoped watches, the order kind's and the children's watches
+// start with this replica's own orders only (shard/scope.hpp); the host
+// rescopes them at each view.
 void registrar(caf::event_based_actor* self, caf::actor host, std::shared_ptr<const kind_declaration> kind,
-               runner_deps deps) {
+               runner_deps deps, shard::shard_options sh) {
+  const bool scoping = sh.enabled() && sh.scope_watches;
   for (const auto& w : watches_of(*kind)) {
     protocol::watch_request req{{w.gvk, w.namespace_, w.selector, host, w.optional, w.field_selector},
                                 w.every_cluster ? protocol::watch_scope::every_cluster
                                                 : protocol::watch_scope::management};
+    if (scoping && w.shard_scoped) {
+      req.subscription.scoped = true;
+      req.subscription.scope = shard::watch_scope(sh.me, nullptr);
+    }
     self->request(deps.clusters, caf::infinite, std::move(req)).then([](protocol::ok_atom) {});
   }
   if (kind->admission && deps.control_planes)
@@ -35,6 +44,7 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
     opts.deps.orders =
         order_metrics::make(opts.registry ? *opts.registry : metrics::default_registry(), kind->controller);
   if (!opts.deps.fence) opts.deps.fence = opts.shard.fence;
+  if (opts.deps.shard_name.empty()) opts.deps.shard_name = opts.shard.me;
   order_host_config hc;
   hc.controller = kind->controller;
   hc.order_kind = kind->gvk;
@@ -51,8 +61,9 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   hc.shard = opts.shard;
   if (!hc.shard.clusters) hc.shard.clusters = opts.deps.clusters;
   if (hc.shard.enabled()) hc.shard.field_manager = opts.deps.field_manager;
+  auto sh = hc.shard;
   auto host = spawn_order_host(sys, std::move(hc));
-  sys.spawn(registrar, host, kind, opts.deps);
+  sys.spawn(registrar, host, kind, opts.deps, std::move(sh));
   return host;
 }
 

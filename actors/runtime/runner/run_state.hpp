@@ -5,6 +5,7 @@
 
 #include "actors/runtime/runner/memo.hpp"
 #include "actors/runtime/runner/runner.hpp"
+#include "protocol/cluster_io.hpp"
 
 #include <caf/event_based_actor.hpp>
 
@@ -31,6 +32,10 @@ struct run_state {
   // What the writes of this pass answered, by object (the message of a plan
   // that does not settle compares against it).
   std::map<memo_key, k8s::object> answers;
+  // Sharded: true until one of the actor's passes has read every slot; until
+  // then its children slots are read from the API server and the children
+  // another holder stamped are restamped (restamp.cpp). Null: not sharded.
+  std::shared_ptr<bool> children_unread;
 
   explicit run_state(pass_context c) : ctx(std::move(c)) {}
   caf::event_based_actor* self() const { return ctx.self(); }
@@ -55,11 +60,43 @@ struct join {
 using join_ptr = std::shared_ptr<join>;
 
 void finish(const run_ptr& r, pass_result res);
+
+// The options of a write of this pass: the field manager and the write's
+// deadline (runner.hpp write_deadline, capped by the ring's write fence).
+protocol::write_options write_opts(const run_ptr& r);
+
+using answer_fn = std::function<void(const k8s::object&)>;
+using error_fn = std::function<void(const caf::error&)>;
+
+// Sends a write through `cluster`, counted by the order actor until it
+// answers (pass_context::write_sent); `ok` and `err` run only while the pass
+// is open (an answer after the pass gave up is ignored).
+template <class Request>
+void send_write(const run_ptr& r, const caf::actor& cluster, Request req, answer_fn ok, error_fn err) {
+  r->ctx.write_sent();
+  r->self()
+      ->request(cluster, r->timeout(), std::move(req))
+      .then(
+          [r, ok = std::move(ok)](const k8s::object& o) {
+            r->ctx.write_answered();
+            if (r->ctx.open()) ok(o);
+          },
+          [r, err = std::move(err)](const caf::error& e) {
+            r->ctx.write_answered();
+            if (r->ctx.open()) err(e);
+          });
+}
+
 // A Conflict is a requeue; every other error fails the pass with its text.
 void fail(const run_ptr& r, const caf::error& e);
 
 // sense.cpp
 void start(const run_ptr& r);
+// restamp.cpp: a children slot (or a named slot of an object carrying the
+// order's labels: `keep` picks it) read from the API server, the objects
+// another holder stamped restamped with this replica's name (joined by `j`).
+void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
+                      std::function<bool(const k8s::object&)> keep = {});
 // act.cpp
 void plan_and_act(const run_ptr& r);
 

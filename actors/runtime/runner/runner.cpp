@@ -35,12 +35,14 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
   auto memo = std::make_shared<write_memo>(shared->memo_horizon);
   auto presence = std::make_shared<order_presence>();
   presence->metrics = shared->orders;
-  return [kind, shared, memo, presence](pass_context ctx) {
+  auto unread = shared->shard_name.empty() ? nullptr : std::make_shared<bool>(true);
+  return [kind, shared, memo, presence, unread](pass_context ctx) {
     if (!presence->key) presence->key = ctx.key();
     auto r = std::make_shared<detail::run_state>(std::move(ctx));
     r->kind = kind;
     r->deps = shared;
     r->memo = memo;
+    r->children_unread = unread;
     r->snap.key = r->ctx.key();
     const auto& cached = r->ctx.order();
     // The order as this actor's own last writes left it, when the cache lags

@@ -46,6 +46,12 @@ struct runner_deps {
   // Sharded: the ring's write fence (shard/lease_fence.hpp); every write's
   // deadline is capped by it (null: not sharded).
   std::shared_ptr<const shard::lease_fence> fence{};
+  // Sharded: this replica's name. Every create, apply or update of one of an
+  // order's children (the object carries the order's name label) is stamped
+  // `c5c3.io/shard: <name>`, and each order actor's first pass reads its
+  // children from the API server and restamps those another holder stamped
+  // (the replicas' children watches are scoped by it). "" : not sharded.
+  std::string shard_name;
   std::shared_ptr<sub_reconciler_metrics> instrumenter;  // null: none
   // Orders by Ready reason and rotation lag (order_metrics.hpp), fed as
   // passes settle and actors go away (null: none).

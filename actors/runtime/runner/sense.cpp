@@ -125,6 +125,7 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
     case read_mode::children:
       out.read = true;
       out.namespace_ = namespace_of(r, slot.ns);
+      if (r->children_unread && *r->children_unread) return read_and_restamp(r, j, slot, out);
       read_list(r, j, slot, out, order_selector(keys, key),
                 [&keys, key](const k8s::object& o) { return labelled_for(o, keys, key); });
       return;
@@ -159,8 +160,11 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
         j->done();
       };
       auto name = loc->name;
-      read_list(r, inner, slot, out, std::move(selector),
-                [name](const k8s::object& o) { return o.name() == name; });
+      auto pick = [name](const k8s::object& o) { return o.name() == name; };
+      if (slot.labelled && r->children_unread && *r->children_unread)
+        read_and_restamp(r, inner, slot, out, pick);  // the first pass: restamped like the children
+      else
+        read_list(r, inner, slot, out, std::move(selector), pick);
       inner->done();
       return;
     }
@@ -204,6 +208,7 @@ void read_slots(const run_ptr& r, std::shared_ptr<std::set<std::string>> done) {
   }
   if (wave.empty()) {
     if (!r->read_error.empty()) return finish(r, pass_result::failed(r->who() + ": " + r->read_error));
+    if (r->children_unread) *r->children_unread = false;
     through_memo(r);
     return plan_and_act(r);
   }

@@ -35,6 +35,11 @@ struct shard_options {
   // The ring's write fence (lease_fence.hpp), moved by `membership`: the
   // runner caps every write's deadline by it (null: no cap).
   std::shared_ptr<const lease_fence> fence{};
+  // Label-scoped watches (scope.hpp): the order kind's watch and its children
+  // slots' watches narrowed to this replica's share, rescoped on every view
+  // in which its own Lease is held. false (C5C3_SHARD_WATCH_ALL=1): every
+  // replica watches everything.
+  bool scope_watches = true;
   bool enabled() const { return !me.empty(); }
 };
 

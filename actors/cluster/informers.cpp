@@ -1,0 +1,230 @@
+// The cluster actor's shared informers: started per key (kind, namespace,
+// label selector, field selector, scope), their subscriptions attached and
+// detached (a late joiner gets the cache, then synced), optional kinds
+// following their CRD, the events passed on, and which cache answers a read.
+#include "actors/cluster/cluster_state.hpp"
+#include "actors/cluster/rescope.hpp"
+
+#include <algorithm>
+
+namespace c5c3::cluster::detail {
+
+std::uint64_t start_informer(self_ptr self, const informer_key& key) {
+  auto& st = self->state;
+  if (auto it = st.by_key.find(key); it != st.by_key.end()) return it->second;
+  auto iid = st.next_id++;
+  auto w = st.self_ref;
+  k8s::informer_handlers h;
+  h.on_add = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::added, o, {}, {}}); };
+  h.on_update = [w, iid](const k8s::object& old, const k8s::object& o) {
+    send_to(w, inf_event{iid, inf_kind::modified, o, old, {}});
+  };
+  h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}, {}}); };
+  h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}, {}}); };
+  // A failed list or watch is retried by the informer; the worker says so once
+  // per change. An expired resourceVersion is routine: the informer lists again.
+  h.on_error = [w, iid](const k8s::api_error& e) {
+    if (e.gone()) return;
+    send_to(w, inf_event{iid, inf_kind::error, {}, {}, e.describe()});
+  };
+  k8s::informer_options opts;
+  opts.namespace_ = key.namespace_;
+  opts.label_selector = scoped_selector(key.label_selector, key.scope);
+  opts.field_selector = key.field_selector;
+  // Nothing here reads managedFields (SSA writes do not need them): caches and
+  // events go without.
+  opts.transform = k8s::strip_managed_fields;
+  informer_entry e;
+  e.key = key;
+  e.cache = informer_cache(key.label_selector);
+  e.inf = k8s::informer::create(st.engine->client, key.gvk, std::move(opts), std::move(h));
+  e.inf->start();
+  st.informers.emplace(iid, std::move(e));
+  st.by_key.emplace(key, iid);
+  return iid;
+}
+
+void stop_if_unused(self_ptr self, std::uint64_t iid) {
+  auto& st = self->state;
+  auto it = st.informers.find(iid);
+  if (it == st.informers.end()) return;
+  auto& e = it->second;
+  if (!e.subs.empty() || !e.pending.empty() || e.internal) return;
+  e.inf->stop();
+  st.by_key.erase(e.key);
+  st.informers.erase(it);
+}
+
+informer_key key_of(const subscription& sub) {
+  const auto& r = sub.req;
+  return informer_key{r.gvk, r.namespace_, r.label_selector, r.field_selector, r.scoped ? r.scope : std::string()};
+}
+
+void attach(self_ptr self, std::uint64_t sid) {
+  auto& st = self->state;
+  auto& sub = st.subs.at(sid);
+  const auto& r = sub.req;
+  auto iid = start_informer(self, key_of(sub));
+  sub.informer = iid;
+  sub.synced_sent = false;
+  auto& e = st.informers.at(iid);
+  e.subs.insert(sid);
+  if (e.synced) {
+    // Late joiner: the cache as the others have seen it, then synced.
+    for (const auto& [k, o] : e.cache.objects()) {
+      self->send(r.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
+                                                      protocol::event_type::added, o, {}});
+    }
+    self->send(r.subscriber, protocol::informer_synced{protocol::subscription_id{sid}, st.name, r.gvk});
+    sub.synced_sent = true;
+  }
+}
+
+void detach(self_ptr self, std::uint64_t sid) {
+  auto& st = self->state;
+  cancel_move(self, sid);
+  auto& sub = st.subs.at(sid);
+  if (sub.informer == 0) return;
+  auto iid = sub.informer;
+  sub.informer = 0;
+  sub.synced_sent = false;
+  auto it = st.informers.find(iid);
+  if (it == st.informers.end()) return;
+  it->second.subs.erase(sid);
+  stop_if_unused(self, iid);
+}
+
+void ensure_crd_watch(self_ptr self) {
+  auto& st = self->state;
+  if (st.crd_informer != 0) return;
+  st.crd_informer = start_informer(self, informer_key{crd_kind, "", ""});
+  st.informers.at(st.crd_informer).internal = true;
+}
+
+namespace {
+
+// A CRD came, changed or went: optional subscriptions of its kinds follow.
+void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
+  auto& st = self->state;
+  for (auto& [sid, sub] : st.subs) {
+    if (!sub.req.optional || !crd_defines(crd, sub.req.gvk)) continue;
+    bool serves = !gone && crd_serves(crd, sub.req.gvk);
+    bool attached = sub.informer != 0;
+    if (serves == attached) continue;
+    if (serves) {
+      attach(self, sid);
+    } else {
+      // The kind's objects are gone from view: the subscriber hears each as
+      // deleted (hosts retire their actors), then that the kind went.
+      if (auto it = st.informers.find(sub.informer); it != st.informers.end()) {
+        for (const auto& [k, o] : it->second.cache.objects())
+          self->send(sub.req.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
+                                                                protocol::event_type::deleted, o, {}});
+      }
+      detach(self, sid);
+    }
+    self->send(sub.req.subscriber, protocol::kind_availability{st.name, sub.req.gvk, serves});
+  }
+}
+
+}  // namespace
+
+void on_informer_event(self_ptr self, inf_event& ev) {
+  auto& st = self->state;
+  auto it = st.informers.find(ev.informer);
+  if (it == st.informers.end()) return;  // stopped meanwhile
+  auto& e = it->second;
+  auto selector = scoped_selector(e.key.label_selector, e.key.scope);
+  auto topic = "informer " + e.key.gvk.kind + " " + e.key.namespace_ + " " + selector;
+  k8s::log::fields where{{"kind", e.key.gvk.kind}, {"namespace", e.key.namespace_}, {"selector", selector}};
+  if (ev.kind == inf_kind::error) {
+    st.last_error = ev.error;
+    runtime::log_once(st.logged, st.log, k8s::log::level::warn, topic, "Failed to watch", ev.error, where);
+    return;
+  }
+  if (ev.kind == inf_kind::synced) {
+    runtime::log_recovered(st.logged, st.log, topic, "Informer synced again", where);
+    e.synced = true;
+    for (auto sid : e.subs) {
+      auto& sub = st.subs.at(sid);
+      if (sub.synced_sent) continue;
+      sub.synced_sent = true;
+      self->send(sub.req.subscriber,
+                 protocol::informer_synced{protocol::subscription_id{sid}, st.name, sub.req.gvk});
+    }
+    complete_moves(self, ev.informer);
+    return;
+  }
+  protocol::event_type type = protocol::event_type::added;
+  if (ev.kind == inf_kind::deleted) {
+    type = protocol::event_type::deleted;
+    e.cache.erase(ev.obj.key());
+  } else {
+    if (ev.kind == inf_kind::modified) type = protocol::event_type::modified;
+    e.cache.put(ev.obj);
+  }
+  for (auto sid : e.subs) {
+    self->send(st.subs.at(sid).req.subscriber,
+               protocol::object_event{protocol::subscription_id{sid}, st.name, type, ev.obj, ev.old});
+  }
+  if (ev.informer == st.crd_informer) on_crd(self, ev.obj, ev.kind == inf_kind::deleted);
+}
+
+namespace {
+
+// The first synced informer of `gvk` covering `ns` that `fits`, an unscoped
+// one before a scoped one (a scoped cache holds only its share).
+template <class Fits>
+const informer_entry* first_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns, Fits fits) {
+  for (bool scoped : {false, true}) {
+    for (const auto& [id, e] : st.informers) {
+      if (!e.synced || !(e.key.gvk == gvk) || !e.key.field_selector.empty() || e.key.scope.empty() == scoped)
+        continue;
+      if (!e.key.namespace_.empty() && e.key.namespace_ != ns) continue;
+      if (fits(e)) return &e;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
+                                const std::string& selector) {
+  return first_cache(st, gvk, ns, [&](const informer_entry& e) { return e.key.label_selector == selector; });
+}
+
+const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
+                                     const k8s::label_selector& request) {
+  return first_cache(st, gvk, ns, [&](const informer_entry& e) { return e.cache.covers(request); });
+}
+
+// A subscriber died: its subscriptions go (an informer nobody uses stops).
+void drop_subscriber(self_ptr self, const caf::actor_addr& who) {
+  auto& st = self->state;
+  st.monitored.erase(who);
+  for (auto it = st.subs.begin(); it != st.subs.end();) {
+    if (it->second.req.subscriber.address() == who) {
+      detach(self, it->first);
+      it = st.subs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+// Something subscribed (actors start asynchronously: an actor with no
+// subscription yet has not been told what to watch), every subscription
+// resolved, and each attached one has its initial list.
+bool all_synced(const cluster_state& st) {
+  if (st.subs.empty()) return false;
+  for (const auto& [sid, sub] : st.subs) {
+    if (!sub.resolved) return false;
+    if (sub.informer == 0) continue;
+    auto it = st.informers.find(sub.informer);
+    if (it == st.informers.end() || !it->second.synced) return false;
+  }
+  return true;
+}
+
+}  // namespace c5c3::cluster::detail

@@ -1,0 +1,118 @@
+// Scoped subscriptions moving to a new scope (protocol::rescope_request): the
+// new scope's informer is started (or shared), and once it has its list each
+// moving subscription switches to it, its subscriber told only the difference
+// (scope_difference). Until then it stays on the old informer, synced, so
+// /readyz does not flap; a rescope arriving meanwhile replaces the move.
+#include "actors/cluster/rescope.hpp"
+
+#include "actors/cluster/cluster_state.hpp"
+
+namespace c5c3::cluster {
+
+std::string scoped_selector(const std::string& base, const std::string& scope) {
+  if (scope.empty()) return base;
+  if (base.empty()) return scope;
+  return base + "," + scope;
+}
+
+std::vector<scope_change> scope_difference(const std::map<k8s::object_key, k8s::object>& seen,
+                                           const std::map<k8s::object_key, k8s::object>& now) {
+  std::vector<scope_change> out;
+  auto s = seen.begin();
+  auto n = now.begin();
+  while (s != seen.end() || n != now.end()) {
+    if (n == now.end() || (s != seen.end() && s->first < n->first)) {
+      out.push_back({protocol::event_type::deleted, s->second, {}});
+      ++s;
+    } else if (s == seen.end() || n->first < s->first) {
+      out.push_back({protocol::event_type::added, n->second, {}});
+      ++n;
+    } else {
+      if (s->second.resource_version() != n->second.resource_version())
+        out.push_back({protocol::event_type::modified, n->second, s->second});
+      ++s;
+      ++n;
+    }
+  }
+  return out;
+}
+
+namespace detail {
+
+namespace {
+
+// Switches `sid` from its informer to `to` (which has its list).
+void move_now(self_ptr self, std::uint64_t sid, std::uint64_t to) {
+  auto& st = self->state;
+  auto& sub = st.subs.at(sid);
+  auto& target = st.informers.at(to);
+  target.pending.erase(sid);
+  sub.moving_to = 0;
+  auto from = sub.informer;
+  if (from == to) return;
+  static const std::map<k8s::object_key, k8s::object> none;
+  auto old = st.informers.find(from);
+  const auto& seen = old == st.informers.end() ? none : old->second.cache.objects();
+  for (auto& c : scope_difference(seen, target.cache.objects())) {
+    protocol::object_event ev{protocol::subscription_id{sid}, st.name, c.type, std::move(c.obj), std::move(c.old)};
+    ev.out_of_scope = c.type == protocol::event_type::deleted;
+    self->send(sub.req.subscriber, std::move(ev));
+  }
+  if (old != st.informers.end()) {
+    old->second.subs.erase(sid);
+    stop_if_unused(self, from);
+  }
+  target.subs.insert(sid);
+  sub.informer = to;
+  if (!sub.synced_sent) {
+    sub.synced_sent = true;
+    self->send(sub.req.subscriber, protocol::informer_synced{protocol::subscription_id{sid}, st.name, sub.req.gvk});
+  }
+}
+
+}  // namespace
+
+void cancel_move(self_ptr self, std::uint64_t sid) {
+  auto& st = self->state;
+  auto& sub = st.subs.at(sid);
+  if (sub.moving_to == 0) return;
+  auto to = sub.moving_to;
+  sub.moving_to = 0;
+  if (auto it = st.informers.find(to); it != st.informers.end()) {
+    it->second.pending.erase(sid);
+    stop_if_unused(self, to);
+  }
+}
+
+void rescope(self_ptr self, const caf::actor& subscriber, const std::string& scope) {
+  auto& st = self->state;
+  for (auto& [sid, sub] : st.subs) {
+    if (!sub.req.scoped || sub.req.subscriber != subscriber) continue;
+    sub.req.scope = scope;
+    // Not attached (resolving, or an optional kind not served): it attaches
+    // with this scope.
+    if (sub.informer == 0) continue;
+    auto key = key_of(sub);
+    if (sub.moving_to != 0 && st.informers.at(sub.moving_to).key == key) continue;
+    cancel_move(self, sid);
+    if (st.informers.at(sub.informer).key == key) continue;  // back where it is
+    auto to = start_informer(self, key);
+    if (st.informers.at(to).synced) {
+      move_now(self, sid, to);
+    } else {
+      st.informers.at(to).pending.insert(sid);
+      sub.moving_to = to;
+    }
+  }
+}
+
+void complete_moves(self_ptr self, std::uint64_t iid) {
+  auto& st = self->state;
+  auto it = st.informers.find(iid);
+  if (it == st.informers.end()) return;
+  auto moving = it->second.pending;
+  for (auto sid : moving) move_now(self, sid, iid);
+}
+
+}  // namespace detail
+}  // namespace c5c3::cluster

@@ -1,0 +1,144 @@
+// The runner sharded (issue 17's scoped watches), under CAF's test
+// coordinator against the fake cluster: every write of one of the order's
+// children carries this replica's stamp (c5c3.io/shard); an order actor's
+// first pass reads its children from the API server and restamps the ones
+// another holder stamped, once; its later passes read the cache. Unsharded,
+// nothing of this happens.
+#include "actors/runtime/order_actor.hpp"
+#include "actors/runtime/runner/declaration.hpp"
+#include "actors/runtime/runner/runner.hpp"
+#include "actors/runtime/shard/lease_state.hpp"
+#include "tests/rabbitmqvhost_actor/fake_world.hpp"
+#include "tests/runtime/coordinator_fixture.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+namespace c5c3::testing {
+namespace {
+
+namespace rt = ::c5c3::runtime;
+
+const k8s::gvk widget{"test.c5c3.io", "v1", "Widget"};
+const rt::ownership_keys keys{"test.c5c3.io/widget-name", "test.c5c3.io/widget-namespace",
+                              "test.c5c3.io/widget-cluster"};
+
+k8s::object child(const std::string& name, const std::string& holder) {
+  k8s::object_builder b("v1", "ConfigMap", "tenant-a", name);
+  b.set_label(keys.name, "w");
+  b.set_label(keys.namespace_, "tenant-a");
+  if (!holder.empty()) b.set_label(rt::shard::claim_label, holder);
+  return std::move(b).freeze();
+}
+
+// Its children: ConfigMaps `kept` (there already) and `made` (created when
+// missing); then done.
+std::shared_ptr<rt::kind_declaration> stamping_kind() {
+  auto k = std::make_shared<rt::kind_declaration>();
+  k->controller = "widget";
+  k->gvk = widget;
+  k->keys = keys;
+  k->admission = false;
+  k->reads = {rt::children("maps", {"", "v1", "ConfigMap"}, keys, false)};
+  k->plan = [](const rt::sense_snapshot& s) {
+    rt::order_plan p;
+    bool made = false;
+    for (const auto& o : s.list("maps")) made = made || o.name() == "made";
+    if (!made) p.writes = {rt::make_create(child("made", ""))};
+    return p;
+  };
+  return k;
+}
+
+// In front of the fake cluster: what was listed from where, and each write.
+struct spy_state {
+  std::vector<std::string> lists;    // "cache" / "server"
+  std::vector<std::string> writes;   // "create made a" (kind of write, name, stamp)
+};
+
+caf::behavior spy(caf::stateful_actor<spy_state>* self, caf::actor cluster) {
+  auto stamp = [](const k8s::object& o) { return std::string(o.label(rt::shard::claim_label).value_or("-")); };
+  return {
+      [self, cluster](protocol::list_request& r) {
+        self->state.lists.push_back(protocol::to_string(r.source));
+        return self->delegate(cluster, std::move(r));
+      },
+      [self, cluster](protocol::get_request& r) { return self->delegate(cluster, std::move(r)); },
+      [self, cluster, stamp](protocol::create_request& r) {
+        self->state.writes.push_back("create " + std::string(r.obj.name()) + " " + stamp(r.obj));
+        return self->delegate(cluster, std::move(r));
+      },
+      [self, cluster](protocol::patch_request& r) {
+        auto d = k8s::parse_json(r.body);
+        auto holder = d ? std::string(k8s::get_string(*d, {"metadata", "labels", rt::shard::claim_label})) : "";
+        self->state.writes.push_back("patch " + r.ref.name + " " + holder);
+        return self->delegate(cluster, std::move(r));
+      },
+  };
+}
+
+struct stamp_fixture : coordinator_fixture {
+  std::shared_ptr<fake_store> store = std::make_shared<fake_store>();
+  caf::actor cluster = keep(sys.spawn(fake_cluster, store));
+  caf::actor watcher = keep(sys.spawn(spy, cluster));
+  rt::runner_deps deps;
+  caf::actor order;
+
+  stamp_fixture() {
+    fake_store_put(*store, test::parse(R"({"apiVersion":"test.c5c3.io/v1","kind":"Widget",
+      "metadata":{"name":"w","namespace":"tenant-a"},"spec":{"x":1}})"), false);
+    fake_store_put(*store, child("kept", "b"), false);  // the previous holder's stamp
+    deps.clusters = keep(sys.spawn(fake_directory, watcher));
+  }
+  void pass() {
+    if (!order) {
+      rt::order_actor_config cfg;
+      cfg.key = {"", "tenant-a", "w"};
+      cfg.pass = rt::make_runner_pass(stamping_kind(), deps);
+      order = keep(rt::spawn_order_actor(sys, std::move(cfg)));
+    }
+    self->send(order, protocol::order_update{*store->get("Widget", "tenant-a", "w"), true});
+    run();
+  }
+  spy_state& seen() {
+    auto* r = caf::actor_cast<caf::abstract_actor*>(watcher);
+    return static_cast<caf::stateful_actor<spy_state>*>(r)->state;
+  }
+  std::string holder(const std::string& name) {
+    return std::string(store->get("ConfigMap", "tenant-a", name)->label(rt::shard::claim_label).value_or("-"));
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(runner_shard_stamp)
+
+BOOST_FIXTURE_TEST_CASE(the_first_pass_reads_from_the_server_and_restamps_once, stamp_fixture) {
+  deps.shard_name = "a";
+  pass();
+  std::vector<std::string> lists{"server"};
+  BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
+  std::vector<std::string> writes{"patch kept a", "create made a"};
+  BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+  BOOST_TEST(holder("kept") == "a");
+  BOOST_TEST(holder("made") == "a");
+  // Later passes read the cache and write nothing more.
+  pass();
+  pass();
+  lists = {"server", "cache", "cache"};
+  BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
+  BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+}
+
+BOOST_FIXTURE_TEST_CASE(unsharded_nothing_is_stamped_or_read_from_the_server, stamp_fixture) {
+  pass();
+  pass();
+  std::vector<std::string> lists{"cache", "cache"};
+  BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
+  std::vector<std::string> writes{"create made -"};
+  BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+  BOOST_TEST(holder("kept") == "b");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+}  // namespace c5c3::testing

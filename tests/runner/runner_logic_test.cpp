@@ -194,8 +194,9 @@ BOOST_AUTO_TEST_CASE(the_watches_a_declaration_implies) {
   k.watches.push_back({{"c5c3.io", "v1alpha1", "Other"}, "", rt::cluster_role::order, true});
   auto w = rt::watches_of(k);
   const std::vector<rt::derived_watch> want{
-      {k.gvk, "", true, true},
-      {{"", "v1", "Secret"}, "c5c3.io/thing-name", true, false},  // children and the delivered Secret: one watch
+      {k.gvk, "", true, true, "", "", true},  // the order kind's watch: narrowed to the replica's share when sharded
+      // children and the delivered Secret: one watch, every Secret of the selector (the named read needs them all)
+      {{"", "v1", "Secret"}, "c5c3.io/thing-name", true, false},
       {{"rabbitmq.com", "v1beta1", "RabbitmqCluster"}, "", false, true},
       {{"c5c3.io", "v1alpha1", "Other"}, "", true, true},
   };
@@ -225,7 +226,7 @@ BOOST_AUTO_TEST_CASE(an_order_selector_a_watched_namespace_uncached_reads_and_wa
   k.watches.push_back(mine);
   auto w = rt::watches_of(k);
   const std::vector<rt::derived_watch> want{
-      {k.gvk, "monitoring.appscode.com/prometheus=auto", true, true, ""},
+      {k.gvk, "monitoring.appscode.com/prometheus=auto", true, true, "", "", true},
       {{"", "v1", "ConfigMap"}, "", false, false, "kube-public"},
       {{"monitoring.coreos.com", "v1", "Prometheus"}, "", false, false, ""},  // the read and the wake rule: one watch
       {{"", "v1", "Secret"}, "", false, true, "monitoring-operator"},

@@ -9,6 +9,7 @@
 #include "actors/runtime/runner/runner.hpp"
 #include "actors/runtime/shard/lease_state.hpp"
 #include "tests/rabbitmqvhost_actor/fake_world.hpp"
+#include "tests/runner/widget_kind.hpp"
 #include "tests/runtime/coordinator_fixture.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -18,9 +19,7 @@ namespace {
 
 namespace rt = ::c5c3::runtime;
 
-const k8s::gvk widget{"test.c5c3.io", "v1", "Widget"};
-const rt::ownership_keys keys{"test.c5c3.io/widget-name", "test.c5c3.io/widget-namespace",
-                              "test.c5c3.io/widget-cluster"};
+using widget::keys;  // the Widget kind's constants (widget_kind.hpp)
 
 k8s::object child(const std::string& name, const std::string& holder) {
   k8s::object_builder b("v1", "ConfigMap", "tenant-a", name);
@@ -35,10 +34,10 @@ k8s::object child(const std::string& name, const std::string& holder) {
 std::shared_ptr<rt::kind_declaration> stamping_kind() {
   auto k = std::make_shared<rt::kind_declaration>();
   k->controller = "widget";
-  k->gvk = widget;
+  k->gvk = widget::gvk;
   k->keys = keys;
   k->admission = false;
-  k->reads = {rt::children("maps", {"", "v1", "ConfigMap"}, keys, false)};
+  k->reads = {rt::children("maps", widget::configmap, keys, false)};
   k->plan = [](const rt::sense_snapshot& s) {
     rt::order_plan p;
     bool made = false;

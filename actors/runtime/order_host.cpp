@@ -1,353 +1,214 @@
 #include "actors/runtime/order_host.hpp"
 
 #include "actors/runtime/mailbox_depth.hpp"
-
+#include "actors/runtime/order_host_state.hpp"
 #include "actors/runtime/predicate.hpp"
-#include "actors/runtime/reference_index.hpp"
-#include "actors/runtime/shard/claim.hpp"
-#include "actors/runtime/shard/claim_writer.hpp"
 #include "actors/runtime/shard/scope.hpp"
-#include "actors/runtime/shard/shard_metrics.hpp"
-#include "k8s/log.hpp"
-#include "k8s/selector.hpp"
 #include "protocol/control_plane.hpp"
-#include "protocol/shard.hpp"
 #include "protocol/subscription.hpp"
 
 #include <caf/actor_system.hpp>
-#include <caf/stateful_actor.hpp>
-
-#include <map>
-#include <optional>
-#include <set>
-#include <vector>
 
 namespace c5c3::runtime {
 
-namespace {
+namespace detail {
 
-using protocol::order_key;
-// (shard_eval_atom, key): decide about one order again (after a claim write).
-using shard_eval_atom = caf::atom_constant<caf::atom("shard_eval")>;
+host_state::~host_state() {
+  // The host is going (exit, kill, or after stop): its order actors go with
+  // it, or they would keep the actor system from shutting down.
+  for (auto& [key, e] : orders) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
+  if (auto* mm = m()) mm->order_actors.set(0);
+  if (sm) sm->owned.set(0);
+}
 
-struct host_state {
-  static inline const char* name = "c5c3.order_host";
-
-  struct entry {
-    caf::actor actor;
-    k8s::object last;
-    bool retiring = false;
-    std::optional<k8s::object> respawn;  // the order came back while retiring
-  };
-
-  caf::stateful_actor<host_state>* self = nullptr;
-  order_host_config cfg;
-  std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
-  std::map<order_key, entry> orders;
-  std::map<caf::actor_addr, order_key> by_addr;
-  // cfg.references: what an order names -> the orders naming it.
-  reference_index named_by;
-  std::uint64_t spawned = 0;
-  std::uint64_t retired = 0;
-  std::uint64_t filtered = 0;
-  std::uint64_t unrouted = 0;
-  std::uint64_t referenced_wakes = 0;
-  bool stopping = false;
-  std::vector<caf::response_promise> stop_waiters;
-  shard::gate gate;  // disabled unless cfg.shard.me
-  std::unique_ptr<shard::shard_metrics> sm;  // sharded with a registry
-  std::chrono::steady_clock::time_point view_changed;
-  std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
-  std::map<order_key, int> claim_failures;  // failed claims or releases in a row, per order
-  std::string scope;  // the watch scope last asked for (shard/scope.hpp)
-
-  controller_metrics* m() const { return cfg.metrics.get(); }
-
-  ~host_state() {
-    // The host is going (exit, kill, or after stop): its order actors go with
-    // it, or they would keep the actor system from shutting down.
-    for (auto& [key, e] : orders) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
-    if (auto* mm = m()) mm->order_actors.set(0);
-    if (sm) sm->owned.set(0);
+void host_state::sample() {
+  if (auto* mm = m()) {
+    mm->host_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
+    mm->order_actors.set(static_cast<double>(orders.size()));
   }
+  if (sm) sm->owned.set(static_cast<double>(orders.size()));
+}
 
-  void sample() {
-    if (auto* mm = m()) {
-      mm->host_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
-      mm->order_actors.set(static_cast<double>(orders.size()));
+bool host_state::is_order(const k8s::object& o) const {
+  return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group &&
+         (!order_selector || order_selector->matches(o));
+}
+
+bool host_state::wake_referencing(const k8s::object& obj, const k8s::object& old,
+                                  const std::string& cluster, const order_key* self_key) {
+  bool routed = false;
+  for (const auto& key : named_by.woken_by(obj, old, cluster, self_key)) {
+    if (wake(key)) {
+      routed = true;
+      ++referenced_wakes;
     }
-    if (sm) sm->owned.set(static_cast<double>(orders.size()));
   }
+  return routed;
+}
 
-  bool is_order(const k8s::object& o) const {
-    return o.kind() == cfg.order_kind.kind && o.gvk().group == cfg.order_kind.group &&
-           (!order_selector || order_selector->matches(o));
+void host_state::spawn(const order_key& key, const k8s::object& obj) {
+  order_actor_config oc;
+  oc.key = key;
+  oc.pass = cfg.make_pass(key);
+  oc.limiter = cfg.limiter;
+  oc.metrics = cfg.metrics;
+  oc.options = cfg.actor_options;
+  auto a = spawn_order_actor(self->system(), std::move(oc));
+  self->monitor(a);
+  by_addr[a.address()] = key;
+  auto prior = orders.find(key);
+  named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
+  orders[key] = entry{a, obj, false, std::nullopt};
+  ++spawned;
+  if (auto c = claimed.find(key); c != claimed.end()) {
+    if (sm) sm->handoff.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - c->second).count());
+    claimed.erase(c);
   }
+  self->send(a, protocol::order_update{obj, true});
+}
 
-  // The orders naming `obj` (of a referenced kind) on `cluster`; `old` the
-  // previous version of a modification; `self_key` an order of this kind
-  // whose own event it is.
-  bool wake_referencing(const k8s::object& obj, const k8s::object& old, const std::string& cluster,
-                        const order_key* self_key = nullptr) {
-    bool routed = false;
-    for (const auto& key : named_by.woken_by(obj, old, cluster, self_key)) {
-      if (wake(key)) {
-        routed = true;
-        ++referenced_wakes;
+void host_state::on_order_event(const protocol::object_event& ev) {
+  order_key key{ev.cluster, std::string(ev.obj.namespace_()), std::string(ev.obj.name())};
+  auto i = orders.find(key);
+  if (ev.type == protocol::event_type::deleted) {
+    // Gone, or out of this replica's scope (another ready member holds it:
+    // its actor here was drained before the release). Either way it is
+    // forgotten and its actor, if any, retired; nothing is written.
+    gate.forget(key);
+    claimed.erase(key);
+    if (!ev.out_of_scope && named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
+    if (i == orders.end()) return;
+    i->second.respawn.reset();
+    if (!i->second.retiring) {
+      i->second.retiring = true;
+      self->send(i->second.actor, protocol::retire_atom::value);
+    }
+    return;
+  }
+  if (stopping) return;
+  if (gate.enabled()) {
+    gate.record(key, ev.obj);
+    if (auto d = gate.decide(key, i != orders.end()); d != shard::decision::keep) return act(key, d);
+  }
+  if (i == orders.end()) {
+    spawn(key, ev.obj);
+    if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
+    return;
+  }
+  auto& e = i->second;
+  if (e.retiring) {
+    e.respawn = ev.obj;
+    return;
+  }
+  bool wake = cr_update_predicate(e.last, ev.obj);
+  if (!wake) ++filtered;
+  named_by.update(key, e.last, ev.obj);
+  auto before = e.last;
+  e.last = ev.obj;
+  self->send(e.actor, protocol::order_update{ev.obj, wake});
+  // An order of this kind named by its peers (a duplicate assignment).
+  if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
+}
+
+bool host_state::wake(const order_key& key) {
+  auto i = orders.find(key);
+  if (i == orders.end() || i->second.retiring) return false;
+  self->send(i->second.actor, protocol::wake_atom::value);
+  return true;
+}
+
+bool host_state::wake_related(const protocol::object_event& ev) {
+  bool routed = false;
+  const auto g = ev.obj.gvk();
+  for (const auto& rule : cfg.wakes) {
+    if (rule.gvk.kind != g.kind || rule.gvk.group != g.group || !rule.relates) continue;
+    for (const auto& [key, e] : orders) {
+      if (key.cluster != ev.cluster || e.retiring) continue;
+      if (rule.relates(ev.obj, e.last) || (ev.old && rule.relates(ev.old, e.last)))
+        routed = wake(key) || routed;
+    }
+  }
+  return routed;
+}
+
+std::optional<order_key> host_state::order_of_event_object(const k8s::object& obj,
+                                                           const std::string& cluster) const {
+  if (auto k = order_of_child(obj, cluster, cfg.keys, cfg.order_kind)) return k;
+  for (const auto& ref : cfg.referenced_by)
+    if (auto k = order_of_reference(obj, cluster, ref)) {
+      if (ref.only_while_deleting) {
+        auto i = orders.find(*k);
+        if (i == orders.end() || !i->second.last.terminating()) return std::nullopt;
       }
+      return k;
     }
-    return routed;
-  }
+  return std::nullopt;
+}
 
-  void spawn(const order_key& key, const k8s::object& obj) {
-    order_actor_config oc;
-    oc.key = key;
-    oc.pass = cfg.make_pass(key);
-    oc.limiter = cfg.limiter;
-    oc.metrics = cfg.metrics;
-    oc.options = cfg.actor_options;
-    auto a = spawn_order_actor(self->system(), std::move(oc));
-    self->monitor(a);
-    by_addr[a.address()] = key;
-    auto prior = orders.find(key);
-    named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
-    orders[key] = entry{a, obj, false, std::nullopt};
-    ++spawned;
-    if (auto c = claimed.find(key); c != claimed.end()) {
-      if (sm) sm->handoff.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - c->second).count());
-      claimed.erase(c);
-    }
-    self->send(a, protocol::order_update{obj, true});
+void host_state::on_child_event(const protocol::object_event& ev) {
+  auto now = order_of_event_object(ev.obj, ev.cluster);
+  bool routed = now && wake(*now);
+  routed = wake_referencing(ev.obj, ev.type == protocol::event_type::modified ? ev.old : k8s::object{},
+                            ev.cluster) ||
+           routed;
+  if (ev.old) {
+    auto before = order_of_event_object(ev.old, ev.cluster);
+    if (before && before != now) routed = wake(*before) || routed;
   }
+  routed = wake_related(ev) || routed;
+  if (!routed) ++unrouted;
+}
 
-  void on_order_event(const protocol::object_event& ev) {
-    order_key key{ev.cluster, std::string(ev.obj.namespace_()), std::string(ev.obj.name())};
-    auto i = orders.find(key);
-    if (ev.type == protocol::event_type::deleted) {
-      // Gone, or out of this replica's scope (another ready member holds it:
-      // its actor here was drained before the release). Either way it is
-      // forgotten and its actor, if any, retired; nothing is written.
-      gate.forget(key);
-      claimed.erase(key);
-      if (!ev.out_of_scope && named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
-      if (i == orders.end()) return;
-      i->second.respawn.reset();
-      if (!i->second.retiring) {
-        i->second.retiring = true;
-        self->send(i->second.actor, protocol::retire_atom::value);
-      }
-      return;
-    }
-    if (stopping) return;
-    if (gate.enabled()) {
-      gate.record(key, ev.obj);
-      if (auto d = gate.decide(key, i != orders.end()); d != shard::decision::keep) return act(key, d);
-    }
-    if (i == orders.end()) {
-      spawn(key, ev.obj);
-      if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
-      return;
-    }
-    auto& e = i->second;
-    if (e.retiring) {
-      e.respawn = ev.obj;
-      return;
-    }
-    bool wake = cr_update_predicate(e.last, ev.obj);
-    if (!wake) ++filtered;
-    named_by.update(key, e.last, ev.obj);
-    auto before = e.last;
-    e.last = ev.obj;
-    self->send(e.actor, protocol::order_update{ev.obj, wake});
-    // An order of this kind named by its peers (a duplicate assignment).
-    if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
-  }
-
-  // Sharded: carry out a decision other than keep for the order's latest object.
-  void act(const order_key& key, shard::decision d) {
-    auto i = orders.find(key);
-    switch (d) {
-      case shard::decision::keep:
-        if (i == orders.end()) {
-          if (const auto* o = gate.latest(key)) spawn(key, *o);
-        } else if (i->second.retiring) {
-          if (const auto* o = gate.latest(key)) i->second.respawn = *o;
-        }
-        return;
-      case shard::decision::drain:
-        if (i == orders.end()) return;
-        i->second.respawn.reset();
-        if (!i->second.retiring) {
-          i->second.retiring = true;
-          if (sm) sm->drains.inc();
-          self->send(i->second.actor, protocol::retire_atom::value);
-        }
-        return;
-      case shard::decision::claim:
-      case shard::decision::release: {
-        const auto* o = gate.latest(key);
-        if (!o || !gate.begin_write(key)) return;
-        std::string rv(o->resource_version());
-        bool claim = d == shard::decision::claim;
-        auto patch = claim ? shard::claim_patch(gate.me(), rv) : shard::release_patch(rv);
-        shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
-                           [this, key, claim, rv](const k8s::object& written, const std::string& refused) {
-          gate.end_write(key);
-          bool ok = static_cast<bool>(written);
-          if (ok && sm) (claim ? sm->claims : sm->releases).inc();
-          if (ok && claim) {
-            claimed[key] = view_changed;
-            gate.confirm(key);
-          }
-          // Success: the answer is the order's latest version unless an
-          // event came meanwhile (then that one is decided again). A failure
-          // is decided again after a while: a conflict (a newer version, or
-          // another claimant) soon; a refusal (a 403) backs off to 30 s and is
-          // logged at the first failure in a row, not at every retry.
-          const auto* latest = gate.latest(key);
-          if (ok && latest && latest->resource_version() == rv) gate.record(key, written);
-          if (ok) {
-            claim_failures.erase(key);
-            self->send(self, shard_eval_atom::value, key);
-            return;
-          }
-          int n = ++claim_failures[key];
-          if (!refused.empty() && n == 1)
-            k8s::log::root().named("shard").error(
-                claim ? "shard claim failed" : "shard release failed", refused,
-                {{"kind", cfg.order_kind.kind}, {"namespace", key.namespace_}, {"name", key.name},
-                 {"cluster", key.cluster}});
-          self->delayed_send(self, shard::claim_retry_delay(n), shard_eval_atom::value, key);
-        });
-        return;
-      }
-      case shard::decision::ignore: return;
+void host_state::retire_cluster(const std::string& cluster) {
+  for (auto& [key, e] : orders) {
+    if (key.cluster != cluster) continue;
+    e.respawn.reset();
+    if (!e.retiring) {
+      e.retiring = true;
+      self->send(e.actor, protocol::retire_atom::value);
     }
   }
+}
 
-  // Scoped watches follow the ready members, but only while this replica's
-  // own Lease is held (a stale view must not widen or narrow them).
-  void rescope(const protocol::shard_view& v) {
-    if (!cfg.shard.scope_watches || !v.self_ready || !cfg.shard.clusters) return;
-    auto next = shard::watch_scope(cfg.shard.me, &v);
-    if (next == scope) return;
-    scope = next;
-    self->request(cfg.shard.clusters, caf::infinite, protocol::rescope_request{caf::actor_cast<caf::actor>(self), next})
-        .then([](protocol::ok_atom) {}, [](const caf::error&) {});
+void host_state::on_down(const caf::down_msg& dm) {
+  auto a = by_addr.find(dm.source);
+  if (a == by_addr.end()) return;
+  auto key = a->second;
+  by_addr.erase(a);
+  auto i = orders.find(key);
+  if (i == orders.end() || i->second.actor.address() != dm.source) return;
+  auto e = std::move(i->second);
+  named_by.update(key, e.last, {});
+  orders.erase(i);
+  if (e.retiring) ++retired;
+  if (!stopping) {
+    if (e.retiring && e.respawn)
+      spawn(key, *e.respawn);
+    else if (!e.retiring)
+      spawn(key, e.last);  // died unexpectedly while its order lives: start over
+    else if (gate.enabled())
+      evaluate(key);  // drained: release it, or run it again
   }
+  sample();
+  if (stopping && orders.empty()) finish_stop();
+}
 
-  void evaluate(const order_key& key) {
-    if (!gate.latest(key)) claim_failures.erase(key);
-    if (stopping || !gate.latest(key)) return;
-    act(key, gate.decide(key, orders.count(key) > 0));
-  }
+void host_state::finish_stop() {
+  for (auto& rp : stop_waiters) rp.deliver(protocol::ok_atom::value);
+  stop_waiters.clear();
+  self->quit();
+}
 
-  bool wake(const order_key& key) {
-    auto i = orders.find(key);
-    if (i == orders.end() || i->second.retiring) return false;
-    self->send(i->second.actor, protocol::wake_atom::value);
-    return true;
-  }
-
-  // The wake rules of the event's kind: every order of its cluster whose
-  // latest object a rule relates to the event's object (either version).
-  bool wake_related(const protocol::object_event& ev) {
-    bool routed = false;
-    const auto g = ev.obj.gvk();
-    for (const auto& rule : cfg.wakes) {
-      if (rule.gvk.kind != g.kind || rule.gvk.group != g.group || !rule.relates) continue;
-      for (const auto& [key, e] : orders) {
-        if (key.cluster != ev.cluster || e.retiring) continue;
-        if (rule.relates(ev.obj, e.last) || (ev.old && rule.relates(ev.old, e.last)))
-          routed = wake(key) || routed;
-      }
-    }
-    return routed;
-  }
-
-  // The order `obj` belongs to: its ownership labels or controller, else the
-  // first reference field of its kind that names one.
-  // A reference read only while deleting names no order that is not.
-  std::optional<order_key> order_of_event_object(const k8s::object& obj, const std::string& cluster) const {
-    if (auto k = order_of_child(obj, cluster, cfg.keys, cfg.order_kind)) return k;
-    for (const auto& ref : cfg.referenced_by)
-      if (auto k = order_of_reference(obj, cluster, ref)) {
-        if (ref.only_while_deleting) {
-          auto i = orders.find(*k);
-          if (i == orders.end() || !i->second.last.terminating()) return std::nullopt;
-        }
-        return k;
-      }
-    return std::nullopt;
-  }
-
-  void on_child_event(const protocol::object_event& ev) {
-    auto now = order_of_event_object(ev.obj, ev.cluster);
-    bool routed = now && wake(*now);
-    routed = wake_referencing(ev.obj, ev.type == protocol::event_type::modified ? ev.old : k8s::object{},
-                              ev.cluster) ||
-             routed;
-    if (ev.old) {
-      auto before = order_of_event_object(ev.old, ev.cluster);
-      if (before && before != now) routed = wake(*before) || routed;
-    }
-    routed = wake_related(ev) || routed;
-    if (!routed) ++unrouted;
-  }
-
-  // Every order of `cluster` is gone from view (the cluster was disengaged,
-  // or stopped serving the order kind): retire their actors.
-  void retire_cluster(const std::string& cluster) {
-    for (auto& [key, e] : orders) {
-      if (key.cluster != cluster) continue;
-      e.respawn.reset();
-      if (!e.retiring) {
-        e.retiring = true;
-        self->send(e.actor, protocol::retire_atom::value);
-      }
-    }
-  }
-
-  void on_down(const caf::down_msg& dm) {
-    auto a = by_addr.find(dm.source);
-    if (a == by_addr.end()) return;
-    auto key = a->second;
-    by_addr.erase(a);
-    auto i = orders.find(key);
-    if (i == orders.end() || i->second.actor.address() != dm.source) return;
-    auto e = std::move(i->second);
-    named_by.update(key, e.last, {});
-    orders.erase(i);
-    if (e.retiring) ++retired;
-    if (!stopping) {
-      if (e.retiring && e.respawn)
-        spawn(key, *e.respawn);
-      else if (!e.retiring)
-        spawn(key, e.last);  // died unexpectedly while its order lives: start over
-      else if (gate.enabled())
-        evaluate(key);  // drained: release it, or run it again
-    }
-    sample();
-    if (stopping && orders.empty()) finish_stop();
-  }
-
-  void finish_stop() {
-    for (auto& rp : stop_waiters) rp.deliver(protocol::ok_atom::value);
-    stop_waiters.clear();
-    self->quit();
-  }
-
-  protocol::host_probe probe() const {
-    protocol::host_probe p;
-    for (const auto& [key, e] : orders) (e.retiring ? p.retiring : p.live).push_back(key);
-    p.spawned = spawned;
-    p.retired = retired;
-    p.filtered = filtered;
-    p.unrouted = unrouted;
-    p.referenced_wakes = referenced_wakes;
-    return p;
-  }
-};
+protocol::host_probe host_state::probe() const {
+  protocol::host_probe p;
+  for (const auto& [key, e] : orders) (e.retiring ? p.retiring : p.live).push_back(key);
+  p.spawned = spawned;
+  p.retired = retired;
+  p.filtered = filtered;
+  p.unrouted = unrouted;
+  p.referenced_wakes = referenced_wakes;
+  return p;
+}
 
 caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_config cfg) {
   self->state.self = self;
@@ -439,10 +300,10 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   };
 }
 
-}  // namespace
+}  // namespace detail
 
 caf::actor spawn_order_host(caf::actor_system& sys, order_host_config cfg) {
-  return sys.spawn(order_host, std::move(cfg));
+  return sys.spawn(detail::order_host, std::move(cfg));
 }
 
 }  // namespace c5c3::runtime

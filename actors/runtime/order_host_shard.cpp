@@ -1,0 +1,88 @@
+// The order host's sharded half: the shard gate's decisions carried out
+// (claim and release writes, drains) and the watch scope kept to this
+// replica's share of the ready members.
+#include "actors/runtime/order_host_state.hpp"
+#include "actors/runtime/shard/claim_writer.hpp"
+#include "actors/runtime/shard/scope.hpp"
+#include "k8s/log.hpp"
+#include "protocol/subscription.hpp"
+
+namespace c5c3::runtime::detail {
+
+void host_state::act(const order_key& key, shard::decision d) {
+  auto i = orders.find(key);
+  switch (d) {
+    case shard::decision::keep:
+      if (i == orders.end()) {
+        if (const auto* o = gate.latest(key)) spawn(key, *o);
+      } else if (i->second.retiring) {
+        if (const auto* o = gate.latest(key)) i->second.respawn = *o;
+      }
+      return;
+    case shard::decision::drain:
+      if (i == orders.end()) return;
+      i->second.respawn.reset();
+      if (!i->second.retiring) {
+        i->second.retiring = true;
+        if (sm) sm->drains.inc();
+        self->send(i->second.actor, protocol::retire_atom::value);
+      }
+      return;
+    case shard::decision::claim:
+    case shard::decision::release: {
+      const auto* o = gate.latest(key);
+      if (!o || !gate.begin_write(key)) return;
+      std::string rv(o->resource_version());
+      bool claim = d == shard::decision::claim;
+      auto patch = claim ? shard::claim_patch(gate.me(), rv) : shard::release_patch(rv);
+      shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
+                         [this, key, claim, rv](const k8s::object& written, const std::string& refused) {
+        gate.end_write(key);
+        bool ok = static_cast<bool>(written);
+        if (ok && sm) (claim ? sm->claims : sm->releases).inc();
+        if (ok && claim) {
+          claimed[key] = view_changed;
+          gate.confirm(key);
+        }
+        // Success: the answer is the order's latest version unless an
+        // event came meanwhile (then that one is decided again). A failure
+        // is decided again after a while: a conflict (a newer version, or
+        // another claimant) soon; a refusal (a 403) backs off to 30 s and is
+        // logged at the first failure in a row, not at every retry.
+        const auto* latest = gate.latest(key);
+        if (ok && latest && latest->resource_version() == rv) gate.record(key, written);
+        if (ok) {
+          claim_failures.erase(key);
+          self->send(self, shard_eval_atom::value, key);
+          return;
+        }
+        int n = ++claim_failures[key];
+        if (!refused.empty() && n == 1)
+          k8s::log::root().named("shard").error(
+              claim ? "shard claim failed" : "shard release failed", refused,
+              {{"kind", cfg.order_kind.kind}, {"namespace", key.namespace_}, {"name", key.name},
+               {"cluster", key.cluster}});
+        self->delayed_send(self, shard::claim_retry_delay(n), shard_eval_atom::value, key);
+      });
+      return;
+    }
+    case shard::decision::ignore: return;
+  }
+}
+
+void host_state::rescope(const protocol::shard_view& v) {
+  if (!cfg.shard.scope_watches || !v.self_ready || !cfg.shard.clusters) return;
+  auto next = shard::watch_scope(cfg.shard.me, &v);
+  if (next == scope) return;
+  scope = next;
+  self->request(cfg.shard.clusters, caf::infinite, protocol::rescope_request{caf::actor_cast<caf::actor>(self), next})
+      .then([](protocol::ok_atom) {}, [](const caf::error&) {});
+}
+
+void host_state::evaluate(const order_key& key) {
+  if (!gate.latest(key)) claim_failures.erase(key);
+  if (stopping || !gate.latest(key)) return;
+  act(key, gate.decide(key, orders.count(key) > 0));
+}
+
+}  // namespace c5c3::runtime::detail

@@ -1,0 +1,111 @@
+// Private to the order host (order_host.cpp, order_host_shard.cpp): its
+// state. order_host.cpp routes events to order actors and retires them;
+// order_host_shard.cpp carries out the shard gate's decisions (claims,
+// releases, drains) and narrows the watches to this replica's share.
+#pragma once
+
+#include "actors/runtime/order_host.hpp"
+#include "actors/runtime/reference_index.hpp"
+#include "actors/runtime/shard/claim.hpp"
+#include "actors/runtime/shard/shard_metrics.hpp"
+#include "k8s/selector.hpp"
+#include "protocol/shard.hpp"
+#include "protocol/subscription.hpp"
+
+#include <caf/stateful_actor.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace c5c3::runtime::detail {
+
+using protocol::order_key;
+// (shard_eval_atom, key): decide about one order again (after a claim write).
+using shard_eval_atom = caf::atom_constant<caf::atom("shard_eval")>;
+
+struct host_state {
+  static inline const char* name = "c5c3.order_host";
+
+  struct entry {
+    caf::actor actor;
+    k8s::object last;
+    bool retiring = false;
+    std::optional<k8s::object> respawn;  // the order came back while retiring
+  };
+
+  caf::stateful_actor<host_state>* self = nullptr;
+  order_host_config cfg;
+  std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
+  std::map<order_key, entry> orders;
+  std::map<caf::actor_addr, order_key> by_addr;
+  // cfg.references: what an order names -> the orders naming it.
+  reference_index named_by;
+  std::uint64_t spawned = 0;
+  std::uint64_t retired = 0;
+  std::uint64_t filtered = 0;
+  std::uint64_t unrouted = 0;
+  std::uint64_t referenced_wakes = 0;
+  bool stopping = false;
+  std::vector<caf::response_promise> stop_waiters;
+  shard::gate gate;  // disabled unless cfg.shard.me
+  std::unique_ptr<shard::shard_metrics> sm;  // sharded with a registry
+  std::chrono::steady_clock::time_point view_changed;
+  std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
+  std::map<order_key, int> claim_failures;  // failed claims or releases in a row, per order
+  std::string scope;  // the watch scope last asked for (shard/scope.hpp)
+
+  controller_metrics* m() const { return cfg.metrics.get(); }
+
+  ~host_state();
+
+  void sample();
+
+  bool is_order(const k8s::object& o) const;
+
+  // The orders naming `obj` (of a referenced kind) on `cluster`; `old` the
+  // previous version of a modification; `self_key` an order of this kind
+  // whose own event it is.
+  bool wake_referencing(const k8s::object& obj, const k8s::object& old, const std::string& cluster,
+                        const order_key* self_key = nullptr);
+
+  void spawn(const order_key& key, const k8s::object& obj);
+
+  void on_order_event(const protocol::object_event& ev);
+
+  // Sharded: carry out a decision other than keep for the order's latest object.
+  void act(const order_key& key, shard::decision d);
+
+  // Scoped watches follow the ready members, but only while this replica's
+  // own Lease is held (a stale view must not widen or narrow them).
+  void rescope(const protocol::shard_view& v);
+
+  void evaluate(const order_key& key);
+
+  bool wake(const order_key& key);
+
+  // The wake rules of the event's kind: every order of its cluster whose
+  // latest object a rule relates to the event's object (either version).
+  bool wake_related(const protocol::object_event& ev);
+
+  // The order `obj` belongs to: its ownership labels or controller, else the
+  // first reference field of its kind that names one.
+  // A reference read only while deleting names no order that is not.
+  std::optional<order_key> order_of_event_object(const k8s::object& obj, const std::string& cluster) const;
+
+  void on_child_event(const protocol::object_event& ev);
+
+  // Every order of `cluster` is gone from view (the cluster was disengaged,
+  // or stopped serving the order kind): retire their actors.
+  void retire_cluster(const std::string& cluster);
+
+  void on_down(const caf::down_msg& dm);
+
+  void finish_stop();
+
+  protocol::host_probe probe() const;
+};
+
+}  // namespace c5c3::runtime::detail

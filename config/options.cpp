@@ -103,6 +103,14 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           o.max_concurrent_reconciles = static_cast<int>(*n);
         },
         {"C5C3_MAX_CONCURRENT_RECONCILES"}}},
+      {"worker-threads",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto n = parse_int(v);
+          if (!n || *n < 0 || *n > 1024) return bad(origin, v, "must be an integer from 0 to 1024 (0: the usable cores)");
+          o.worker_threads = static_cast<int>(*n);
+        },
+        {"C5C3_WORKER_THREADS"}}},
       {"v",
        {false,
         [&](const std::string& v, const std::string& origin) {
@@ -260,6 +268,8 @@ std::string operator_usage(std::string_view program) {
          "  --metrics-bind-address ADDR       metrics endpoint (default :8080, 0 disables)\n"
          "  --health-probe-bind-address ADDR  health probes (default :8081, 0 disables)\n"
          "  --max-concurrent-reconciles N     concurrent passes per kind and cluster (default 2)\n"
+         "  --worker-threads N                actor system worker threads (default 0: the usable cores, at\n"
+         "                                    least 2; the CPU affinity and the cgroup's CPU limit count)\n"
          "  -v N                              log verbosity 0..10\n"
          "  --log-level LEVEL                 debug, info, warn or error (default info)\n"
          "  --embedded                        run the API server emulator, the simulated world and the\n"

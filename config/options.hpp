@@ -8,6 +8,8 @@
 //   --metrics-bind-address ADDR    C5C3_METRICS_BIND_ADDRESS          ":8080" ("0" disables)
 //   --health-probe-bind-address A  C5C3_HEALTH_PROBE_BIND_ADDRESS     ":8081" ("0" disables)
 //   --max-concurrent-reconciles N  C5C3_MAX_CONCURRENT_RECONCILES     2 (per kind and cluster)
+//   --worker-threads N             C5C3_WORKER_THREADS                0 (the actor system's workers; 0: the
+//                                  usable cores, at least 2: actors/operator/scheduler.hpp)
 //   -v N / --v N                   C5C3_VERBOSITY                     0 (klog verbosity 0..10)
 //   --log-level LEVEL              C5C3_LOG_LEVEL                     info (debug|info|warn|error)
 //   --embedded[=BOOL]              C5C3_EMBEDDED                      false (run against the emulator)
@@ -79,6 +81,7 @@ struct operator_options {
   bind_address metrics_bind_address{"", 8080, false, ":8080"};
   bind_address health_probe_bind_address{"", 8081, false, ":8081"};
   int max_concurrent_reconciles = 2;
+  int worker_threads = 0;  // 0: the usable cores, at least 2
   int verbosity = 0;
   log_level level = log_level::info;
   bool embedded = false;

@@ -4,6 +4,7 @@
 #include "actors/operator/endpoints.hpp"
 #include "actors/operator/explain.hpp"
 #include "actors/operator/kinds.hpp"
+#include "actors/operator/scheduler.hpp"
 #include "actors/operator/start_line.hpp"
 #include "actors/operator/sync_poller.hpp"
 #include "actors/c5c3/controlplane/control_plane_actor.hpp"
@@ -169,6 +170,8 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
   {
     caf::actor_system_config cfg;
     protocol::register_types(cfg);
+    const auto workers = worker_threads(opts.worker_threads, usable_cores());
+    configure_scheduler(cfg, workers);
     caf::actor_system sys{cfg};
     auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
 

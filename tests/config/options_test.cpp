@@ -25,6 +25,7 @@ BOOST_AUTO_TEST_CASE(defaults) {
   BOOST_TEST(o->metrics_bind_address.host == "");
   BOOST_TEST(o->health_probe_bind_address.port == 8081);
   BOOST_TEST(o->max_concurrent_reconciles == 2);  // the Go operator's default
+  BOOST_TEST(o->worker_threads == 0);              // the usable cores
   BOOST_TEST((o->level == log_level::info));
   BOOST_TEST(!o->embedded);
   BOOST_TEST(!o->help);
@@ -138,6 +139,17 @@ BOOST_AUTO_TEST_CASE(sharding_flags) {
   BOOST_TEST(operator_usage("c5c3-operator").find("--shard-lease-duration") != std::string::npos);
 }
 
+// The actor system's workers (issue 19: actors/operator/scheduler.hpp).
+BOOST_AUTO_TEST_CASE(worker_threads_flag_and_environment) {
+  auto flag = parse_operator_options({"--worker-threads=3"}, fake_env({{"C5C3_WORKER_THREADS", "8"}}));
+  BOOST_TEST_REQUIRE(flag.ok());
+  BOOST_TEST(flag->worker_threads == 3);  // the flag wins
+  auto env = parse_operator_options({}, fake_env({{"C5C3_WORKER_THREADS", "8"}}));
+  BOOST_TEST_REQUIRE(env.ok());
+  BOOST_TEST(env->worker_threads == 8);
+  BOOST_TEST(operator_usage("c5c3-operator").find("--worker-threads") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
   const bad_case cases[] = {
       {{"--max-concurrent-reconciles=0"}, {}, "invalid value \"0\" for flag --max-concurrent-reconciles: must be an integer from 1 to 10000"},
@@ -155,6 +167,8 @@ BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
       {{"--shard-name=Replica_1"}, {}, "invalid value \"Replica_1\" for flag --shard-name: must be a lower-case DNS name"},
       {{"--shard-lease-duration=500ms"}, {}, "invalid value \"500ms\" for flag --shard-lease-duration: must be a duration from 1s to 1h"},
       {{"--sharding=perhaps"}, {}, "invalid value \"perhaps\" for flag --sharding: must be true or false"},
+      {{"--worker-threads=-1"}, {}, "invalid value \"-1\" for flag --worker-threads: must be an integer from 0 to 1024"},
+      {{}, {{"C5C3_WORKER_THREADS", "many"}}, "invalid value \"many\" for environment variable C5C3_WORKER_THREADS"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.expect) {

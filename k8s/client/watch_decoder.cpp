@@ -63,7 +63,12 @@ std::optional<watch_event> parse_watch_event(std::string_view text, std::string*
     ev.error = parse_status(code, to_json(*obj));
     return ev;
   }
-  ev.obj = object(copy_document(*obj));
+  // The object moves out of the event's document (Swap takes its values, which
+  // stay in the event document's pool while that lives), so it is copied once,
+  // by object's constructor into its compact storage, not twice.
+  json_document moved;
+  static_cast<json_value&>(moved).Swap(doc->FindMember("object")->value);
+  ev.obj = object(std::move(moved));
   return ev;
 }
 

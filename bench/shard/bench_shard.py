@@ -9,22 +9,29 @@ before the orders come), N orders created in one go. Printed per row:
   - their requests during the steady state that follows (Lease renewals: R per duration/3),
   - the orders' spread (max/mean of the orders each replica holds),
   - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
-and the ratios against the unsharded baseline of the same run. Each replica watches only its share of the
+and the ratios against the unsharded baseline of the same run. --kill then, for each sharded R of 2 or more,
+kills one replica with SIGKILL and prints the seconds until every order it held is held by a live replica and
+Ready again (the goal: at most the Lease duration + 2 s) and the survivors' c5c3_shard_handoff_seconds (from
+the ring's change to each moved order's first pass). Each replica watches only its share of the
 orders and children (label-scoped watches), so RSS per replica should fall with R; --compare adds, for
 each sharded R, a row of the same replicas watching everything (C5C3_SHARD_WATCH_ALL=1): the before/after
 in one run.
 
 Usage: bench/shard/bench_shard.py [--orders N] [--replicas 1,2,3,5] [--steady S] [--bin DIR] [--keep] [--compare]
+                                  [--kill]
 Default: 3000 orders, replicas 1,2,3,5, 30 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
 import json
 import os
+import re
+import signal
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
@@ -40,6 +47,28 @@ def summed(metrics_urls):
         for k, v in requests_by_method(url).items():
             out[k] = out.get(k, 0) + v
     return out
+
+
+def handoff_buckets(metrics_urls):
+    """c5c3_shard_handoff_seconds of the replicas, summed: {"count": n, "sum": s, le: n, ...}."""
+    out = {}
+    for url in metrics_urls:
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        for line in text.splitlines():
+            m = re.match(r'c5c3_shard_handoff_seconds_(count|sum|bucket)\{([^}]*)\} ([0-9.e+]+)', line)
+            if m:
+                key = m.group(1) if m.group(1) != "bucket" else re.search(r'le="([^"]*)"', m.group(2)).group(1)
+                out[key] = out.get(key, 0) + float(m.group(3))
+    return out
+
+
+def handoff_seconds(before, after):
+    """The handoffs between two handoff_buckets: (count, sum, the least bucket bound holding them all)."""
+    d = {k: after.get(k, 0) - before.get(k, 0) for k in after}
+    count = d.pop("count", 0)
+    total = d.pop("sum", 0)
+    bound = next((le for le, n in sorted(d.items(), key=lambda kv: float(kv[0])) if count and n >= count), "+Inf")
+    return count, total, bound
 
 
 def run(a, replicas, sharded, watch_all=False):
@@ -98,6 +127,7 @@ def run(a, replicas, sharded, watch_all=False):
         t0 = time.time()
         subprocess.run(kubectl + ["create", "-f", path], check=True, capture_output=True)
         held = {}
+        live = set(pids)
 
         def converged():
             held.clear()
@@ -110,7 +140,7 @@ def run(a, replicas, sharded, watch_all=False):
                 if not ready or ready[0]["status"] != "True":
                     return False
                 holder = (o["metadata"].get("labels") or {}).get("c5c3.io/shard", "") if sharded else names[0]
-                if holder not in pids:
+                if holder not in live:
                     return False
                 held[holder] = held.get(holder, 0) + 1
             return sum(held.values()) == a.orders
@@ -123,10 +153,24 @@ def run(a, replicas, sharded, watch_all=False):
         growth = [(rss_kib(p) - rss0[n]) / 1024 for n, p in pids.items()]
         time.sleep(a.steady)
         req2 = summed(metrics)
-        return {"replicas": replicas, "sharded": sharded, "watch_all": watch_all, "settled": settled,
-                "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
-                "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
-                "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu}
+        row = {"replicas": replicas, "sharded": sharded, "watch_all": watch_all, "settled": settled,
+               "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
+               "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
+               "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu}
+        if a.kill and sharded and replicas >= 2:
+            # kill -9 the last replica: its Lease runs out, the survivors claim its orders.
+            victim = names[-1]
+            survivors = [m for n, m in zip(names, metrics) if n != victim]
+            before = handoff_buckets(survivors)
+            row["killed_held"] = held.get(victim, 0)
+            t_kill = time.time()
+            procs[victim].send_signal(signal.SIGKILL)
+            procs[victim].wait()
+            live.discard(victim)
+            wait_for(lambda: converged() or time.sleep(0.5), f"{victim}'s orders held again", 600)
+            row["handoff"] = time.time() - t_kill
+            row["handoff_metric"] = handoff_seconds(before, handoff_buckets(survivors))
+        return row
     finally:
         stop(procs, work)
         if not a.keep:
@@ -140,6 +184,8 @@ def main():
     ap.add_argument("--steady", type=int, default=30)
     ap.add_argument("--bin", default=os.path.join(SRC, "build", "bin"))
     ap.add_argument("--keep", action="store_true", help="keep each run's work dir (logs)")
+    ap.add_argument("--kill", action="store_true",
+                    help="after the steady state, kill -9 one replica and time its orders' handoff")
     ap.add_argument("--compare", action="store_true",
                     help="also each sharded R with every replica watching everything (C5C3_SHARD_WATCH_ALL=1)")
     a = ap.parse_args()
@@ -160,6 +206,17 @@ def main():
               f"({r['requests'] / base['requests']:.2f}x) | {r['steady']} | {r['spread']:.3f} "
               f"| {r['rss_mean']:.1f} / {r['rss_max']:.1f} ({r['rss_mean'] / max(base['rss_mean'], 0.1):.2f}x) "
               f"| {r['cpu']:.1f} ({r['cpu'] / max(base['cpu'], 0.1):.2f}x) |")
+    kills = [r for r in rows if "handoff" in r]
+    if kills:
+        print(f"\nkill -9 of one replica (Lease {LEASE}; goal: handoff within the Lease duration + 2 s)\n")
+        print("| replicas | orders it held | seconds until all held by live replicas and Ready "
+              "| the survivors' c5c3_shard_handoff_seconds since the kill: count, mean, all within |")
+        print("|---|---|---|---|")
+        for r in kills:
+            n, total, bound = r["handoff_metric"]
+            label = f"{r['replicas']}" + (" (watch all)" if r["watch_all"] else "")
+            print(f"| {label} | {r['killed_held']} | {r['handoff']:.1f} "
+                  f"| {int(n)}, {total / n if n else 0:.2f} s, {bound} s |")
 
 
 if __name__ == "__main__":

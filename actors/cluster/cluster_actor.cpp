@@ -192,6 +192,9 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
   opts.client.observer = st.reach;
   st.self_ref = weak_self{self->ctrl()};
   st.engine = std::make_unique<io_engine>();
+  // Nothing the cluster actor serves carries managedFields (fill() below,
+  // the informers' transform): they are dropped as the client decodes.
+  opts.client.drop_managed_fields = true;
   auto created = k8s::client::create(st.engine->io, std::move(opts.client));
   if (!created.ok()) {
     // Unusable configuration: every request answers transport errors.

@@ -225,9 +225,10 @@ void client::remove(const gvk& k, std::string ns, std::string name, delete_optio
     req.deadline = opts.deadline;
     req.object = object_text(res.kind, ns, name);
     auto line = request_line(req);
-    self->send(std::move(req), [line, done = std::move(done)](result<rest_response> r) {
+    self->send(std::move(req), [line, drop = self->cfg.drop_managed_fields,
+                                done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));
-      auto o = decode_object(r.value(), line, nullptr);
+      auto o = decode_object(r.value(), line, nullptr, drop);
       if (o.ok() && o->kind() == "Status") return done(object());
       done(std::move(o));
     });

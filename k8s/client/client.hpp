@@ -37,6 +37,10 @@ struct client_config {
   int list_page_size = 500;
   std::size_t max_idle_connections = 16;
   std::string user_agent;  // "" : "c5c3-operator" (a sharded replica: "c5c3-operator/<shard name>")
+  // Objects decoded from answers, lists and watch events lose
+  // metadata.managedFields before they are stored (strip_managed_fields at
+  // the source: no copy of them is made). For callers that never read them.
+  bool drop_managed_fields = false;
 };
 
 struct list_options {

@@ -6,6 +6,7 @@
 #include "k8s/client/client.hpp"
 #include "k8s/client/discovery.hpp"
 #include "k8s/client/paths.hpp"
+#include "k8s/client/watch_decoder.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -31,9 +32,15 @@ inline std::string request_line(const rest_request& r) {
 // `expected`, the answer must be an object of that kind with a name (a proxy
 // or a broken server answering something else is an error, not an object).
 inline result<object> decode_object(const rest_response& res, const std::string& request,
-                             const api_resource* expected) {
+                                    const api_resource* expected, bool drop_managed_fields = false) {
   std::string err;
-  auto o = object::parse(res.body, &err);
+  std::optional<object> o;
+  if (auto doc = parse_json(res.body, &err); doc && doc->IsObject()) {
+    if (drop_managed_fields) remove_managed_fields(*doc);
+    o = object(std::move(*doc));
+  } else if (doc) {
+    err = "expected a JSON object";
+  }
   auto fail = [&](std::string why) -> result<object> {
     api_error e;
     e.code = res.status;
@@ -272,9 +279,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   // Sends and decodes an object answer.
   void object_request(rest_request req, const api_resource& expected, callback<object> done) {
     auto line = request_line(req);
-    send(std::move(req), [line, expected, done = std::move(done)](result<rest_response> r) {
+    send(std::move(req), [line, expected, drop = cfg.drop_managed_fields,
+                          done = std::move(done)](result<rest_response> r) {
       if (!r.ok()) return done(std::move(r.error()));
-      done(decode_object(r.value(), line, &expected));
+      done(decode_object(r.value(), line, &expected, drop));
     });
   }
 
@@ -330,13 +338,19 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       if (!items || !(items->IsArray() || items->IsNull())) return refuse("it is not a list (no items)");
       if (items->IsArray()) {
         std::string api_version = st->k.api_version();
-        for (const auto& item : items->GetArray()) {
+        for (auto& item : doc->FindMember("items")->value.GetArray()) {
           auto item_kind = get_string(item, {"kind"});
           if (!item.IsObject() || (!item_kind.empty() && item_kind != st->k.kind))
             return refuse("an item is not a " + st->k.kind);
-          json_document d = copy_document(item);
-          if (!member(d, "apiVersion")) set_member(d, "apiVersion", make_string(api_version, d.GetAllocator()), d.GetAllocator());
-          if (!member(d, "kind")) set_member(d, "kind", make_string(st->k.kind, d.GetAllocator()), d.GetAllocator());
+          // The item is completed in the page's document (its allocator), then
+          // moves out of it (its values stay in that document's pool while it
+          // lives): one copy, by the object's constructor.
+          auto& alloc = doc->GetAllocator();
+          if (!member(item, "apiVersion")) set_member(item, "apiVersion", make_string(api_version, alloc), alloc);
+          if (!member(item, "kind")) set_member(item, "kind", make_string(st->k.kind, alloc), alloc);
+          if (self->cfg.drop_managed_fields) remove_managed_fields(item);
+          json_document d;
+          static_cast<json_value&>(d).Swap(item);
           st->out.items.emplace_back(std::move(d));
         }
       }

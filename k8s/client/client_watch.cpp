@@ -66,13 +66,13 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
     self->after(self->reserve(), [self, w, req = std::move(req)]() mutable {
       if (auto e = self->authenticate(req)) return w->on_end(std::move(*e));
       stream_callbacks cb;
-      cb.on_data = [w](std::string_view data) {
+      cb.on_data = [w, drop = self->cfg.drop_managed_fields](std::string_view data) {
         if (!w->decode_error.empty()) return;
         std::string err;
         auto texts = w->splitter.feed(data, &err);
         for (auto& text : texts) {
           std::string perr;
-          auto ev = parse_watch_event(text, &perr);
+          auto ev = parse_watch_event(text, &perr, drop);
           if (!ev) {
             err = perr;
             break;

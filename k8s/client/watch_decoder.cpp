@@ -40,7 +40,11 @@ std::vector<std::string> json_stream_splitter::feed(std::string_view chunk, std:
   return out;
 }
 
-std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error) {
+void remove_managed_fields(json_value& obj) {
+  if (json_value* meta = member(obj, "metadata")) remove_member(*meta, "managedFields");
+}
+
+std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error, bool drop_managed_fields) {
   auto fail = [&](std::string why) -> std::optional<watch_event> {
     if (error) *error = std::move(why);
     return std::nullopt;
@@ -68,6 +72,7 @@ std::optional<watch_event> parse_watch_event(std::string_view text, std::string*
   // by object's constructor into its compact storage, not twice.
   json_document moved;
   static_cast<json_value&>(moved).Swap(doc->FindMember("object")->value);
+  if (drop_managed_fields) remove_managed_fields(moved);
   ev.obj = object(std::move(moved));
   return ev;
 }

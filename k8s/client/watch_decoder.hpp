@@ -30,6 +30,13 @@ class json_stream_splitter {
 
 // One watch event from its JSON text; nullopt (and `error`) when malformed or
 // of an unknown type. ERROR events carry the Status as the api_error.
-std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error = nullptr);
+// `drop_managed_fields`: the object without metadata.managedFields
+// (client_config::drop_managed_fields).
+std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error = nullptr,
+                                             bool drop_managed_fields = false);
+
+// Removes metadata.managedFields from a decoded object's JSON, in place (as
+// strip_managed_fields does to a copy).
+void remove_managed_fields(json_value& obj);
 
 }  // namespace c5c3::k8s

@@ -132,6 +132,44 @@ BOOST_FIXTURE_TEST_CASE(list_follows_pages, emulator_fixture) {
   BOOST_TEST(whole->items.size() == all->items.size());
 }
 
+// client_config::drop_managed_fields: answers, list items and watch events
+// come without metadata.managedFields, which the server keeps; a client
+// without it sees them.
+BOOST_FIXTURE_TEST_CASE(managed_fields_dropped_when_asked, emulator_fixture) {
+  auto plain = make_client();
+  auto cfg = base_config();
+  cfg.drop_managed_fields = true;
+  auto lean = make_client(cfg);
+  auto has_fields = [](const object& o) { return o.get({"metadata", "managedFields"}) != nullptr; };
+  auto made = await<object>([&](auto cb) { plain->create(configmap("default", "mf", "one"), {"tester"}, cb); });
+  BOOST_TEST_REQUIRE(made.ok(), why(made));
+  BOOST_TEST(has_fields(*made));
+
+  auto patched = await<object>([&](auto cb) {
+    lean->patch(configmap_kind, "default", "mf", k8s::patch_type::merge, R"({"data":{"value":"two"}})",
+                {"tester"}, cb);
+  });
+  BOOST_TEST_REQUIRE(patched.ok(), why(patched));
+  BOOST_TEST(!has_fields(*patched));
+  BOOST_TEST(patched->get_string({"data", "value"}) == "two");
+  auto got = await<object>([&](auto cb) { lean->get(configmap_kind, "default", "mf", cb); });
+  BOOST_TEST_REQUIRE(got.ok(), why(got));
+  BOOST_TEST(!has_fields(*got));
+  BOOST_TEST(got->name() == "mf");
+  auto listed = await<k8s::object_list>([&](auto cb) { lean->list(configmap_kind, "default", {}, cb); });
+  BOOST_TEST_REQUIRE(listed.ok(), why(listed));
+  bool seen = false;
+  for (const auto& o : listed->items) {
+    BOOST_TEST(!has_fields(o));
+    BOOST_TEST(o.kind() == "ConfigMap");
+    seen = seen || o.name() == "mf";
+  }
+  BOOST_TEST(seen);
+  auto kept = await<object>([&](auto cb) { plain->get(configmap_kind, "default", "mf", cb); });
+  BOOST_TEST_REQUIRE(kept.ok(), why(kept));
+  BOOST_TEST(has_fields(*kept));
+}
+
 BOOST_FIXTURE_TEST_CASE(discovery_refreshes_when_a_kind_appears, emulator_fixture) {
   auto c = make_client();
   k8s::gvk widget{"example.c5c3.io", "v1", "Widget"};

@@ -1,4 +1,5 @@
 #include "k8s/client/discovery.hpp"
+#include "k8s/client/informer.hpp"
 #include "k8s/client/observer.hpp"
 #include "k8s/client/watch_decoder.hpp"
 
@@ -54,6 +55,27 @@ BOOST_AUTO_TEST_CASE(events_survive_any_chunking) {
   BOOST_TEST(events[3].error.gone());
   BOOST_TEST(events[3].error.code == 410);
   BOOST_TEST(events[3].error.message == "too old resource version: 5 (10)");
+}
+
+// client_config::drop_managed_fields at the watch: the object loses
+// metadata.managedFields and keeps everything else; without it, it keeps them.
+BOOST_AUTO_TEST_CASE(managed_fields_dropped_on_request) {
+  const std::string text =
+      R"({"type":"MODIFIED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n",)"
+      R"("managedFields":[{"manager":"kubectl","operation":"Apply"}],"labels":{"x":"y"},"resourceVersion":"7"},)"
+      R"("data":{"k":"v"}}})";
+  auto kept = parse_watch_event(text);
+  BOOST_TEST_REQUIRE(kept.has_value());
+  BOOST_TEST(kept->obj.get({"metadata", "managedFields"}) != nullptr);
+  auto dropped = parse_watch_event(text, nullptr, true);
+  BOOST_TEST_REQUIRE(dropped.has_value());
+  BOOST_TEST(dropped->obj.get({"metadata", "managedFields"}) == nullptr);
+  BOOST_TEST(dropped->obj.name() == "a");
+  BOOST_TEST(dropped->obj.resource_version() == "7");
+  BOOST_TEST(dropped->obj.label("x").value_or("") == "y");
+  BOOST_TEST(dropped->obj.get_string({"data", "k"}) == "v");
+  // The same object as the informers' transform makes of the kept one.
+  BOOST_TEST(dropped->obj.to_json() == strip_managed_fields(kept->obj).to_json());
 }
 
 BOOST_AUTO_TEST_CASE(malformed_events_are_reported) {

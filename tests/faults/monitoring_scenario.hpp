@@ -199,6 +199,18 @@ struct grafana_scenario : monitoring_scenario {
     stop_operator();  // before Grafana goes
     grafana.stop();
   }
+
+  // The orders, and what Grafana holds as a pseudo-order of its own ("grafana").
+  static std::vector<std::string> with_grafana(std::vector<std::string> orders) {
+    orders.push_back("grafana");
+    return orders;
+  }
+  // The pseudo-order's state: what Grafana holds, sorted.
+  static std::string held_state(const std::vector<std::string>& held) {
+    std::string out = "held:";
+    for (const auto& h : held) out += " " + h;
+    return out;
+  }
 };
 
 }  // namespace c5c3::testing::faults

@@ -71,18 +71,10 @@ struct grafanadashboard_scenario : faults::grafana_scenario {
   }
 
   // The dashboards, and what Grafana holds as a pseudo-order of its own.
-  std::vector<std::string> order_names() const {
-    auto out = plan_dashboards;
-    out.push_back("grafana");
-    return out;
-  }
+  std::vector<std::string> order_names() const { return with_grafana(plan_dashboards); }
 
   std::string order_state(const std::string& name) {
-    if (name == "grafana") {
-      std::string out = "held:";
-      for (const auto& t : held_titles()) out += " " + t;
-      return out;
-    }
+    if (name == "grafana") return held_state(held_titles());
     auto o = dashboard(name);
     return order_summary(o, ready(o), mon::grafanadashboard_finalizer);
   }

@@ -79,18 +79,10 @@ struct grafanadatasource_scenario : faults::grafana_scenario {
   }
 
   // The datasources, and what Grafana holds as a pseudo-order of its own.
-  std::vector<std::string> order_names() const {
-    auto out = plan_datasources;
-    out.push_back("grafana");
-    return out;
-  }
+  std::vector<std::string> order_names() const { return with_grafana(plan_datasources); }
 
   std::string order_state(const std::string& name) {
-    if (name == "grafana") {
-      std::string out = "held:";
-      for (const auto& t : held()) out += " " + t;
-      return out;
-    }
+    if (name == "grafana") return held_state(held());
     auto o = datasource(name);
     return order_summary(o, current(o), mon::grafanadatasource_finalizer) + " held=" + held_url(name);
   }

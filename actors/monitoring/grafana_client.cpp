@@ -125,7 +125,8 @@ protocol::service_request delete_dashboard_request(const grafana_target& t, std:
 protocol::service_request current_org_request(const grafana_target& t) { return request(t, "GET", "/api/org"); }
 
 std::string datasource_body(const datasource_spec& d) {
-  return "{\"id\":" + std::to_string(d.id) + ",\"orgId\":" + std::to_string(d.org_id) +
+  const std::string uid = d.uid.empty() ? "" : ",\"uid\":" + go_json_string(d.uid);
+  return "{\"id\":" + std::to_string(d.id) + uid + ",\"orgId\":" + std::to_string(d.org_id) +
          ",\"name\":" + go_json_string(d.name) + ",\"type\":" + go_json_string(d.type) +
          ",\"access\":" + go_json_string(d.access) + ",\"url\":" + go_json_string(d.url) +
          ",\"isDefault\":" + (d.is_default ? "true" : "false") + ",\"jsonData\":null,\"secureJsonData\":null}";
@@ -141,6 +142,10 @@ protocol::service_request update_datasource_request(const grafana_target& t, con
 
 protocol::service_request delete_datasource_request(const grafana_target& t, std::int64_t id) {
   return request(t, "DELETE", "/api/datasources/" + std::to_string(id));
+}
+
+protocol::service_request get_datasource_by_uid_request(const grafana_target& t, std::string_view uid) {
+  return request(t, "GET", "/api/datasources/uid/" + std::string(uid));
 }
 
 runtime::service_call grafana_call(std::string id, protocol::service_request r) {

@@ -60,11 +60,13 @@ struct datasource_spec {
   std::int64_t org_id = 0;
   std::string name, type, access, url;
   bool is_default = false;
+  std::string uid;  // sent when set: the object's own, so a create that got no status can be found again
 };
 std::string datasource_body(const datasource_spec& d);
 protocol::service_request create_datasource_request(const grafana_target& t, const datasource_spec& d);
 protocol::service_request update_datasource_request(const grafana_target& t, const datasource_spec& d);
 protocol::service_request delete_datasource_request(const grafana_target& t, std::int64_t id);
+protocol::service_request get_datasource_by_uid_request(const grafana_target& t, std::string_view uid);
 runtime::service_call grafana_call(std::string id, protocol::service_request r);
 
 // The SDK's response struct (id, uid, url, title, name, message, status,

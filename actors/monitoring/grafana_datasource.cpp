@@ -54,6 +54,27 @@ std::optional<grafana_target> target_of(const runtime::sense_snapshot& s, const 
   return t;
 }
 
+// A create refused for its name may have met this object's own datasource:
+// a pass that created it and stopped before the status write naming its id
+// (a restart). The create carried the object's uid; a datasource of that uid
+// is taken (its id written, the next round updates it to the spec). False:
+// someone else's datasource holds the name, the create's error stands.
+bool adopt(const runtime::sense_snapshot& s, const grafana_target& t, runtime::order_plan& p) {
+  const auto& d = s.order;
+  if (d.uid().empty()) return false;
+  const auto* a = s.answer("lookup");
+  if (!a) {
+    p.calls.push_back(grafana_call("lookup", get_datasource_by_uid_request(t, d.uid())));
+    return true;
+  }
+  auto found = parse_grafana(*a, "get datasource");
+  if (!found.ok || !found.id || found.uid != d.uid()) return false;
+  auto w = status_write(d, [&](k8s::object_builder& b) { b.set_int({"status", "grafanadatasourceId"}, *found.id); });
+  if (!w) return false;
+  p.writes.push_back(std::move(*w));
+  return true;
+}
+
 void teardown(const runtime::sense_snapshot& s, const grafana_settings& g, runtime::order_plan& p) {
   const auto& d = s.order;
   p.stage = "teardown";
@@ -76,7 +97,7 @@ void teardown(const runtime::sense_snapshot& s, const grafana_settings& g, runti
       return;
     }
     auto r = parse_grafana(*a, "delete datasource");
-    if (r.ok) {
+    if (r.ok || r.status == 404) {  // 404: deleted by a pass that stopped before the release (a restart)
       p.finalizer = runtime::finalizer_op::release;
       return;
     }
@@ -124,11 +145,13 @@ runtime::order_plan plan_grafanadatasource(const runtime::sense_snapshot& s, con
   const auto* a = s.answer(verb);
   if (t && !a) {
     auto spec = spec_of(d);
+    if (create) spec.uid = std::string(d.uid());
     p.calls.push_back(grafana_call(verb, create ? create_datasource_request(*t, spec) : update_datasource_request(*t, spec)));
     return p;
   }
   if (t) {
     auto r = parse_grafana(*a, verb + " datasource");
+    if (create && r.status == 409 && adopt(s, *t, p)) return p;
     if (r.ok) {
       p.stage = "current";
       auto b = d.edit();

@@ -45,6 +45,7 @@ struct fake_grafana {
       {"delete", {200, R"({"title":"Overview","message":"Dashboard Overview deleted","id":11})", ""}},
       {"create", {200, R"({"datasource":{"id":5},"id":5,"message":"Datasource added","name":"prom"})", ""}},
       {"update", {200, R"({"datasource":{"id":5},"id":5,"message":"Datasource updated","name":"prom"})", ""}},
+      {"lookup", {404, R"({"message":"Data source not found"})", ""}},
   };
   std::vector<rt::service_call> seen;
   void install(world& w) {
@@ -377,7 +378,7 @@ BOOST_AUTO_TEST_CASE(answers_and_error_texts) {
   BOOST_TEST(html.error.find("failed to set dashboard") == std::string::npos);  // the decode error alone
   BOOST_TEST(parse_current_org({403, "{}", ""}).error == "failed to get current org, Status Code: 403");
   BOOST_TEST(parse_current_org({200, R"({"id":4,"name":"o"})", ""}).org_id.value_or(0) == 4);
-  datasource_spec d{0, 1, "prom", "prometheus", "proxy", "http://p:9090", true};
+  datasource_spec d{0, 1, "prom", "prometheus", "proxy", "http://p:9090", true, ""};
   BOOST_TEST(datasource_body(d) == R"({"id":0,"orgId":1,"name":"prom","type":"prometheus","access":"proxy",)"
                                    R"("url":"http://p:9090","isDefault":true,"jsonData":null,"secureJsonData":null})");
 }
@@ -459,6 +460,53 @@ BOOST_AUTO_TEST_CASE(a_failed_create_is_reported_and_retried) {
   BOOST_TEST(p.error.empty());
   BOOST_TEST(g.seen.size() == 1u);
   BOOST_TEST(stored(w, "GrafanaDatasource", "monitoring", "prom").get_string({"status", "phase"}) == phase_current);
+}
+
+// A restart between Grafana's create and the status write that names its id
+// (fault plan crash@N after the Processing patch): the next pass's create
+// meets its own datasource's name. It finds it by the object's uid, which the
+// create carried, takes its id and updates it; no second create, no Failed.
+BOOST_AUTO_TEST_CASE(a_restart_after_the_create_adopts_the_datasource_it_made) {
+  fake_grafana g;
+  g.answers["create"] = {409, R"({"message":"data source with the same name already exists"})", ""};
+  auto w = dashboard_world(g);
+  auto o = yaml(datasource_yaml).edit();
+  o.set_string({"metadata", "uid"}, "3b1f4c2e-0d6a-4f0e-9c55-1a2b3c4d5e6f");
+  w.put(std::move(o).freeze());
+  g.answers["lookup"] = {200, R"({"id":5,"uid":"3b1f4c2e-0d6a-4f0e-9c55-1a2b3c4d5e6f","orgId":1,"name":"prom"})", ""};
+  auto p = w.converge(*grafanadatasource_declaration(), "monitoring", "prom");
+  BOOST_TEST(p.error.empty());
+  BOOST_TEST_REQUIRE(g.seen.size() == 3u);
+  BOOST_TEST(g.seen[0].request.method == "POST");  // the create carries the object's uid
+  BOOST_TEST(g.seen[0].request.body.find(R"("uid":"3b1f4c2e-0d6a-4f0e-9c55-1a2b3c4d5e6f")") != std::string::npos);
+  BOOST_TEST(g.seen[1].request.method == "GET");
+  BOOST_TEST(g.seen[1].request.url ==
+             "https://grafana.example/base/api/datasources/uid/3b1f4c2e-0d6a-4f0e-9c55-1a2b3c4d5e6f");
+  BOOST_TEST(g.seen[2].request.method == "PUT");
+  BOOST_TEST(g.seen[2].request.url == "https://grafana.example/base/api/datasources/5");
+  const auto& d = stored(w, "GrafanaDatasource", "monitoring", "prom");
+  BOOST_TEST(d.get_string({"status", "phase"}) == phase_current);
+  BOOST_TEST(k8s::get_int(d.json(), {"status", "grafanadatasourceId"}).value_or(0) == 5);
+  BOOST_TEST(!d.find_condition(condition_failed).has_value());
+}
+
+// A restart between Grafana's delete and the finalizer's release (fault plan
+// crash@N after the Terminating patch): the next pass's delete meets 404,
+// which is done, not a failure that holds the object for ever.
+BOOST_AUTO_TEST_CASE(a_restart_after_the_delete_releases_on_404) {
+  fake_grafana g;
+  g.answers["delete"] = {404, R"({"message":"Data source not found"})", ""};
+  auto w = dashboard_world(g);
+  auto o = yaml(datasource_yaml).edit();
+  o.add_finalizer(grafanadatasource_finalizer);
+  o.set_int({"status", "grafanadatasourceId"}, 5);
+  o.set_string({"status", "phase"}, phase_terminating);
+  w.put(deleting(std::move(o).freeze()));
+  auto p = w.converge(*grafanadatasource_declaration(), "monitoring", "prom");
+  BOOST_TEST(p.error.empty());
+  BOOST_TEST_REQUIRE(g.seen.size() == 1u);
+  BOOST_TEST(g.seen[0].request.method == "DELETE");
+  BOOST_TEST(!stored(w, "GrafanaDatasource", "monitoring", "prom").has_finalizer(grafanadatasource_finalizer));
 }
 
 BOOST_AUTO_TEST_CASE(deleting_without_an_id_calls_nothing) {

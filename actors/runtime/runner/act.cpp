@@ -102,7 +102,10 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
       [r, plan, i, done, before](const k8s::object& answer) {
         const auto& w = plan->writes[i];
         auto key = memo_key_of(r->cluster_name(w.cluster), w.body);
-        r->memo->wrote(key, before, answer, r->ctx.now());
+        if (w.verb == write_verb::delete_)
+          r->memo->deleted(key, before, std::string(w.body.uid()), answer, r->ctx.now());
+        else
+          r->memo->wrote(key, before, answer, r->ctx.now());
         r->answers[key] = answer;
         fold_answer(r->snap, r->kind->reads, r->kind->keys, w, answer);
         // A write to the order itself (a label or spec patch): the plan goes

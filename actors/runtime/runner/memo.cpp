@@ -11,8 +11,16 @@ memo_key memo_key_of(std::string_view cluster, const k8s::object& o) {
 }
 
 void write_memo::wrote(const memo_key& k, std::string before_rv, k8s::object answer, time_point at) {
+  deleted(k, std::move(before_rv), {}, std::move(answer), at);
+}
+
+void write_memo::deleted(const memo_key& k, std::string before_rv, std::string uid, k8s::object answer,
+                         time_point at) {
+  // An answer with a deletionTimestamp stands for every later version of
+  // its uid as much as a delete does: none of them can lose it.
+  if (uid.empty() && answer && answer.terminating()) uid = std::string(answer.uid());
   auto& chain = entries_[k];
-  chain.push_back({std::move(before_rv), std::move(answer), at});
+  chain.push_back({std::move(before_rv), std::move(answer), at, std::move(uid)});
   // A chain longer than a pass can write is of no use: keep the newest.
   while (chain.size() > 8) chain.pop_front();
   if (size() > capacity_) {
@@ -40,6 +48,17 @@ k8s::object write_memo::latest(const memo_key& k, const k8s::object& cached, tim
   auto& chain = it->second;
   const std::string from = cached ? std::string(cached.resource_version()) : std::string();
   auto first = std::find_if(chain.begin(), chain.end(), [&](const entry& e) { return e.before == from; });
+  // No write replaced the cached version, but it is the object one of the
+  // deletes deleted, not yet terminating there: the cache is behind that
+  // delete (the newest such), which the view starts from.
+  bool behind_delete = false;
+  if (first == chain.end() && cached && !cached.terminating() && !cached.uid().empty()) {
+    auto del = std::find_if(chain.rbegin(), chain.rend(), [&](const entry& e) { return e.deleted_uid == cached.uid(); });
+    if (del != chain.rend()) {
+      first = std::prev(del.base());
+      behind_delete = true;
+    }
+  }
   if (first == chain.end()) {
     // The cache shows a version none of the writes replaced: it has caught
     // up (or moved on past them); the entries are spent.
@@ -49,6 +68,12 @@ k8s::object write_memo::latest(const memo_key& k, const k8s::object& cached, tim
   chain.erase(chain.begin(), first);
   k8s::object view = cached;
   std::string rv = from;
+  if (behind_delete) {
+    view = chain.front().answer;
+    used_ = true;
+    if (!view) return view;
+    rv = std::string(view.resource_version());
+  }
   for (std::size_t hops = 0; hops <= chain.size(); ++hops) {
     auto next = std::find_if(chain.begin(), chain.end(), [&](const entry& e) { return e.before == rv; });
     if (next == chain.end()) break;

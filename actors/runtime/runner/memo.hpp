@@ -8,7 +8,9 @@
 // answered instead of meeting a Conflict, re-creating a child or deleting one
 // twice. resourceVersions are only compared for equality, never ordered: an
 // entry is spent once the cache shows a version it does not chain from (the
-// cache caught up, or somebody else wrote), and every entry is dropped after
+// cache caught up, or somebody else wrote), except a delete's while the cache
+// shows its object without a deletionTimestamp (older than the delete: see
+// deleted()), and every entry is dropped after
 // `horizon`, so a memo can never hide a change for longer than that. A pass
 // that relied on an entry comes back after the horizon (used()).
 #pragma once
@@ -43,8 +45,19 @@ class write_memo {
       : horizon_(horizon), capacity_(capacity) {}
 
   // A write of `k` replaced the version `before_rv` ("" when there was none)
-  // with `answer` (empty: the object is gone).
+  // with `answer` (empty: the object is gone). An answer being deleted
+  // (metadata.deletionTimestamp set) is kept as deleted() keeps a delete's.
   void wrote(const memo_key& k, std::string before_rv, k8s::object answer, time_point at);
+
+  // A delete of `k`, the object of uid `uid` at `before_rv`, answered
+  // `answer` (empty: gone; or the object terminating, held by finalizers).
+  // Besides what wrote() keeps: until the cache shows the object
+  // terminating or gone, any version of that uid it shows without a
+  // deletionTimestamp is older than the delete (a deletionTimestamp is never
+  // taken back), so it is seen as the delete's answer, whichever version it
+  // is (the cache may show one somebody else wrote before the delete, or a
+  // relist served before it); the object is never deleted twice.
+  void deleted(const memo_key& k, std::string before_rv, std::string uid, k8s::object answer, time_point at);
 
   // What a pass should see of `k`, given the cache's `cached` (empty:
   // absent): the newest answer chained from it, or `cached` itself. Spent
@@ -71,6 +84,9 @@ class write_memo {
     std::string before;
     k8s::object answer;
     time_point at;
+    // A delete's (or an answer being deleted): the uid of the object, any
+    // version of which without a deletionTimestamp is older than the entry.
+    std::string deleted_uid;
   };
   void expire(time_point now);
 

@@ -332,13 +332,13 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       std::string err;
       auto doc = parse_json(r->body, &err);
       if (!doc || !doc->IsObject()) return refuse(doc ? "it is not a JSON object" : err);
-      const json_value* items = member(*doc, "items");
+      json_value* items = member(*doc, "items");
       // An answer without items is not an empty list: taking it for one would
       // empty the caller's view of the cluster.
       if (!items || !(items->IsArray() || items->IsNull())) return refuse("it is not a list (no items)");
       if (items->IsArray()) {
         std::string api_version = st->k.api_version();
-        for (auto& item : doc->FindMember("items")->value.GetArray()) {
+        for (auto& item : items->GetArray()) {
           auto item_kind = get_string(item, {"kind"});
           if (!item.IsObject() || (!item_kind.empty() && item_kind != st->k.kind))
             return refuse("an item is not a " + st->k.kind);

@@ -53,7 +53,7 @@ std::optional<watch_event> parse_watch_event(std::string_view text, std::string*
   auto doc = parse_json(text, &perr);
   if (!doc || !doc->IsObject()) return fail("malformed watch event: " + perr);
   auto type = get_string(*doc, {"type"});
-  const json_value* obj = member(*doc, "object");
+  json_value* obj = member(*doc, "object");
   if (!obj || !obj->IsObject()) return fail("watch event without an object");
   watch_event ev;
   if (type == "ADDED") ev.type = watch_event_type::added;
@@ -71,7 +71,7 @@ std::optional<watch_event> parse_watch_event(std::string_view text, std::string*
   // stay in the event document's pool while that lives), so it is copied once,
   // by object's constructor into its compact storage, not twice.
   json_document moved;
-  static_cast<json_value&>(moved).Swap(doc->FindMember("object")->value);
+  static_cast<json_value&>(moved).Swap(*obj);
   if (drop_managed_fields) remove_managed_fields(moved);
   ev.obj = object(std::move(moved));
   return ev;

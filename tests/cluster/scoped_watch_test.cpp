@@ -46,6 +46,23 @@ void settle(cluster_fixture& f, caf::scoped_actor& self, std::vector<note>& log)
                   caf::after(0ms) >> [&] { more = false; });
 }
 
+// Creates each (name, holder) ConfigMap in default, subscribes `self` to
+// default's ConfigMaps scoped to "c5c3.io/shard in (a)" and waits until the
+// subscription is synced (its events in `log`). Returns its id.
+std::uint64_t subscribe_to_a(cluster_fixture& f, caf::scoped_actor& self,
+                             std::initializer_list<std::pair<const char*, const char*>> objects,
+                             std::vector<note>& log) {
+  for (auto [name, holder] : objects)
+    BOOST_TEST_REQUIRE(static_cast<bool>(f.ask<k8s::object>(self, protocol::create_request{held_by(name, holder), {}})));
+  protocol::subscribe_request req{configmap_kind, "default", "", caf::actor{self}, false};
+  req.scoped = true;
+  req.scope = "c5c3.io/shard in (a)";
+  auto sub = f.ask<protocol::subscription_id>(self, req);
+  BOOST_TEST_REQUIRE(static_cast<bool>(sub));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+  return sub->value;
+}
+
 std::function<bool(const std::vector<note>&)> told(std::uint64_t sid, std::string expected) {
   return [sid, expected](const std::vector<note>& log) { return events_of(log, sid) == expected; };
 }
@@ -56,18 +73,9 @@ BOOST_AUTO_TEST_SUITE(scoped_watch)
 
 BOOST_FIXTURE_TEST_CASE(a_rescope_tells_only_the_difference, cluster_fixture) {
   caf::scoped_actor self{sys};
-  for (auto [name, holder] : {std::pair{"a1", "a"}, std::pair{"b1", "b"}, std::pair{"c1", "c"}, std::pair{"u1", ""}})
-    BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{held_by(name, holder), {}})));
-
   // Before the first view: only its own.
-  protocol::subscribe_request req{configmap_kind, "default", "", caf::actor{self}, false};
-  req.scoped = true;
-  req.scope = "c5c3.io/shard in (a)";
-  auto sub = ask<protocol::subscription_id>(self, req);
-  BOOST_TEST_REQUIRE(static_cast<bool>(sub));
-  auto sid = sub->value;
   std::vector<note> log;
-  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+  auto sid = subscribe_to_a(*this, self, {{"a1", "a"}, {"b1", "b"}, {"c1", "c"}, {"u1", ""}}, log);
   BOOST_TEST(events_of(log, sid) == "+a1");
 
   // The cache answers as if it held every ConfigMap: a narrower list (its own
@@ -119,15 +127,8 @@ BOOST_FIXTURE_TEST_CASE(a_rescope_tells_only_the_difference, cluster_fixture) {
 
 BOOST_FIXTURE_TEST_CASE(a_deletion_while_the_new_scope_lists_is_told_once, cluster_fixture) {
   caf::scoped_actor self{sys};
-  for (auto [name, holder] : {std::pair{"a1", "a"}, std::pair{"a2", "a"}, std::pair{"c1", "c"}})
-    BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{held_by(name, holder), {}})));
-  protocol::subscribe_request req{configmap_kind, "default", "", caf::actor{self}, false};
-  req.scoped = true;
-  req.scope = "c5c3.io/shard in (a)";
-  auto sub = ask<protocol::subscription_id>(self, req);
-  BOOST_TEST_REQUIRE(static_cast<bool>(sub));
   std::vector<note> log;
-  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+  auto sid = subscribe_to_a(*this, self, {{"a1", "a"}, {"a2", "a"}, {"c1", "c"}}, log);
   // The new scope's list is held back while a2 is deleted: the old watch tells it; the move does not again.
   sim::fault_rule slow_list;
   slow_list.verb = "list";
@@ -139,9 +140,9 @@ BOOST_FIXTURE_TEST_CASE(a_deletion_while_the_new_scope_lists_is_told_once, clust
       ask<protocol::ok_atom>(self, protocol::rescope_request{caf::actor{self}, "c5c3.io/shard notin (b)"})));
   BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
       self, protocol::delete_request{{configmap_kind, "default", "a2"}, "", "", protocol::propagation::background})));
-  BOOST_TEST_REQUIRE(receive_until(self, log, told(sub->value, "-a2 +c1")));
+  BOOST_TEST_REQUIRE(receive_until(self, log, told(sid, "-a2 +c1")));
   settle(*this, self, log);
-  BOOST_TEST(events_of(log, sub->value) == "-a2 +c1");
+  BOOST_TEST(events_of(log, sid) == "-a2 +c1");
   server.clear_faults();
 }
 

@@ -34,7 +34,7 @@ void host_state::act(const order_key& key, shard::decision d) {
       if (!o || !gate.begin_write(key)) return;
       std::string rv(o->resource_version());
       bool claim = d == shard::decision::claim;
-      auto patch = claim ? shard::claim_patch(gate.me(), rv) : shard::release_patch(rv);
+      auto patch = claim ? shard::claim_patch(gate.me(), rv, shard::claims_after(*o)) : shard::release_patch(rv);
       shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
                          [this, key, claim, rv](const k8s::object& written, const std::string& refused) {
         gate.end_write(key);

@@ -2,7 +2,10 @@
 // coordinator against the fake cluster: every write of one of the order's
 // children carries this replica's stamp (c5c3.io/shard); an order actor's
 // first pass reads its children from the API server and restamps the ones
-// another holder stamped, once; its later passes read the cache. Unsharded,
+// another holder stamped, once; its later passes read the cache. The only
+// holder the order ever had (its claims count 1) reads the cache from the
+// first pass; a create refused as AlreadyExists (a child the scoped cache did
+// not show) makes the next pass read the server and restamp. Unsharded,
 // nothing of this happens.
 #include "actors/runtime/order_actor.hpp"
 #include "actors/runtime/runner/declaration.hpp"
@@ -42,6 +45,7 @@ std::shared_ptr<rt::kind_declaration> stamping_kind() {
     rt::order_plan p;
     bool made = false;
     for (const auto& o : s.list("maps")) made = made || o.name() == "made";
+    for (const auto& o : s.read_by_name) made = made || o.name() == "made";
     if (!made) p.writes = {rt::make_create(child("made", ""))};
     return p;
   };
@@ -49,17 +53,31 @@ std::shared_ptr<rt::kind_declaration> stamping_kind() {
 }
 
 // In front of the fake cluster: what was listed from where, and each write.
+// Its cache lists leave out what `unwatched` stamped, as the scoped watch of a
+// replica leaves out the children of a ready other member.
 struct spy_state {
   std::vector<std::string> lists;    // "cache" / "server"
   std::vector<std::string> writes;   // "create made a" (kind of write, name, stamp)
+  std::string unwatched = "b";
 };
 
 caf::behavior spy(caf::stateful_actor<spy_state>* self, caf::actor cluster) {
   auto stamp = [](const k8s::object& o) { return std::string(o.label(rt::shard::claim_label).value_or("-")); };
   return {
-      [self, cluster](protocol::list_request& r) {
+      [self, cluster](protocol::list_request& r) -> caf::result<protocol::object_list> {
         self->state.lists.push_back(protocol::to_string(r.source));
-        return self->delegate(cluster, std::move(r));
+        bool cache = r.source != protocol::read_from::server;
+        auto rp = self->make_response_promise<protocol::object_list>();
+        self->request(cluster, caf::infinite, std::move(r))
+            .then(
+                [self, rp, cache](protocol::object_list& l) mutable {
+                  std::erase_if(l.items, [self, cache](const k8s::object& o) {
+                    return cache && o.label(rt::shard::claim_label).value_or("") == self->state.unwatched;
+                  });
+                  rp.deliver(std::move(l));
+                },
+                [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
+        return rp;
       },
       [self, cluster](protocol::get_request& r) { return self->delegate(cluster, std::move(r)); },
       [self, cluster, stamp](protocol::create_request& r) {
@@ -83,10 +101,18 @@ struct stamp_fixture : coordinator_fixture {
   caf::actor order;
 
   stamp_fixture() {
-    fake_store_put(*store, test::parse(R"({"apiVersion":"test.c5c3.io/v1","kind":"Widget",
-      "metadata":{"name":"w","namespace":"tenant-a"},"spec":{"x":1}})"), false);
+    held_by("");
     fake_store_put(*store, child("kept", "b"), false);  // the previous holder's stamp
     deps.clusters = keep(sys.spawn(fake_directory, watcher));
+  }
+  // The order as the claims left it: held by `holder` (none: "") after
+  // `claims` claims (none: no count).
+  void held_by(const std::string& holder, const std::string& claims = "") {
+    k8s::object_builder b(*k8s::parse_json(R"({"apiVersion":"test.c5c3.io/v1","kind":"Widget",
+      "metadata":{"name":"w","namespace":"tenant-a"},"spec":{"x":1}})"));
+    if (!holder.empty()) b.set_label(rt::shard::claim_label, holder);
+    if (!claims.empty()) b.set_annotation(rt::shard::claims_annotation, claims);
+    fake_store_put(*store, std::move(b).freeze(), false);
   }
   void pass() {
     if (!order) {
@@ -126,6 +152,55 @@ BOOST_FIXTURE_TEST_CASE(the_first_pass_reads_from_the_server_and_restamps_once, 
   lists = {"server", "cache", "cache"};
   BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
   BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_later_holder_restamps_on_its_first_pass, stamp_fixture) {
+  for (const auto& claims : {"2", "", "x"}) {  // a second claim; none recorded; unreadable
+    BOOST_TEST_CONTEXT("claims " << claims) {
+      stamp_fixture f;
+      f.deps.shard_name = "a";
+      f.held_by("a", claims);
+      f.pass();
+      std::vector<std::string> lists{"server"};
+      BOOST_TEST(f.seen().lists == lists, boost::test_tools::per_element());
+      BOOST_TEST(f.holder("kept") == "a");
+    }
+  }
+}
+
+BOOST_FIXTURE_TEST_CASE(the_only_holder_ever_reads_the_cache_from_the_first_pass, stamp_fixture) {
+  deps.shard_name = "a";
+  held_by("a", "1");
+  fake_store_put(*store, child("kept", "a"), false);
+  pass();
+  pass();
+  std::vector<std::string> lists{"cache", "cache"};
+  BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
+  std::vector<std::string> writes{"create made a"};
+  BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_create_refused_as_existing_makes_the_next_pass_restamp, stamp_fixture) {
+  // The claims count says "only holder", yet a child stamped by b is there
+  // (the order deleted and made again before b's child was gone): the cache
+  // does not show it, the create is refused, and the next pass reads the
+  // server and restamps it.
+  deps.shard_name = "a";
+  held_by("a", "1");
+  fake_store_put(*store, child("made", "b"), false);
+  pass();
+  std::vector<std::string> lists{"cache"};
+  BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
+  std::vector<std::string> writes{"create made a"};
+  BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+  BOOST_TEST(holder("made") == "b");
+  pass();
+  pass();
+  lists = {"cache", "server", "cache"};
+  BOOST_TEST(seen().lists == lists, boost::test_tools::per_element());
+  writes = {"create made a", "patch kept a", "patch made a"};
+  BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
+  BOOST_TEST(holder("made") == "a");
 }
 
 BOOST_FIXTURE_TEST_CASE(unsharded_nothing_is_stamped_or_read_from_the_server, stamp_fixture) {

@@ -109,6 +109,13 @@ struct shard_fixture : registry_holder, coordinator_fixture {
     BOOST_REQUIRE(v);
     return {v->IsString() ? v->GetString() : "", std::string(k8s::get_string(*d, {"metadata", "resourceVersion"}))};
   }
+  // The claims count the i-th patch writes ("" : none, a release).
+  std::string claims(std::size_t i) {
+    BOOST_REQUIRE(i < writes->patches.size());
+    auto d = k8s::parse_json(writes->patches[i]);
+    BOOST_REQUIRE(d);
+    return std::string(k8s::get_string(*d, {"metadata", "annotations", shard::claims_annotation}));
+  }
 };
 
 }  // namespace
@@ -124,6 +131,7 @@ BOOST_FIXTURE_TEST_CASE(runs_nothing_before_the_first_view_then_claims_before_it
   view({"a", "b"});
   BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
   BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "1"}));
+  BOOST_TEST(claims(0) == "1");  // a fresh order: the first claim
   BOOST_TEST(probe().live.empty());
   BOOST_TEST(log->started == 0);
   // Another replica's claim arrives first: b is ready, so it waits.
@@ -155,6 +163,7 @@ BOOST_FIXTURE_TEST_CASE(waits_for_a_ready_holder_and_takes_over_from_one_that_is
   event(event_type::added, order(dead, "6", "c"));  // c has no ready Lease
   BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
   BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "6"}));
+  BOOST_TEST(claims(0) == "2");  // c held it: never the first claim
   // Not mine and unclaimed, or held by its owner: nothing.
   auto other = owned_by({"a", "b"}, "b");
   event(event_type::added, order(other, "7", ""));

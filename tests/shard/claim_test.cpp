@@ -21,9 +21,51 @@ std::string key_owned_by(const ring& r, const std::string& want) {
   }
 }
 
+// An order held by `holder` ("" none) with the claims count `claims`
+// (nullptr: none recorded).
+k8s::object order(const std::string& holder, const char* claims) {
+  k8s::object_builder b("c5c3.io/v1alpha1", "RabbitMQVhost", "ns", "v");
+  if (!holder.empty()) b.set_label(claim_label, holder);
+  if (claims) b.set_annotation(claims_annotation, claims);
+  return std::move(b).freeze();
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(claim_decision)
+
+BOOST_AUTO_TEST_CASE(each_claim_counts_one_more_and_an_unreadable_count_is_never_the_first) {
+  struct row {
+    const char* holder;
+    const char* recorded;
+    int after;
+  };
+  for (auto [holder, recorded, after] :
+       {row{"", nullptr, 1}, row{"", "0", 1}, row{"", "1", 2}, row{"", "41", 42}, row{"", "", 2}, row{"", "x", 2},
+        row{"", "-3", 2}, row{"", "2x", 2}, row{"", "99999999999999", 2},
+        row{"c", nullptr, 2},  // held before claims were counted
+        row{"c", "0", 2}, row{"c", "3", 4}}) {
+    BOOST_TEST_CONTEXT("holder " << holder << ", recorded " << (recorded ? recorded : "(none)")) {
+      BOOST_TEST(claims_after(order(holder, recorded)) == after);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_only_holder_is_the_holder_of_the_first_claim) {
+  struct row {
+    const char* holder;
+    const char* claims;
+    bool only;
+  };
+  for (auto [holder, claims, only] : {row{"a", "1", true}, row{"a", "2", false}, row{"a", nullptr, false},
+                                      row{"a", "x", false}, row{"b", "1", false}, row{"", "1", false}}) {
+    BOOST_TEST_CONTEXT("holder " << holder << ", claims " << (claims ? claims : "(none)")) {
+      BOOST_TEST(only_holder(order(holder, claims), "a") == only);
+    }
+  }
+  BOOST_TEST(!only_holder(order("", "1"), ""));  // unsharded
+  BOOST_TEST(!only_holder(k8s::object{}, "a"));  // no order
+}
 
 BOOST_AUTO_TEST_CASE(a_failed_claim_backs_off_to_thirty_seconds) {
   BOOST_TEST(claim_retry_delay(1).count() == 250);
@@ -91,10 +133,11 @@ BOOST_AUTO_TEST_CASE(a_dead_members_orders_are_taken_over_only_after_its_lease_e
 }
 
 BOOST_AUTO_TEST_CASE(patches_carry_the_resource_version_precondition) {
-  auto c = k8s::parse_json(claim_patch("op-\"1", "42"));
+  auto c = k8s::parse_json(claim_patch("op-\"1", "42", 3));
   BOOST_REQUIRE(c);
   BOOST_TEST(k8s::get_string(*c, {"metadata", "resourceVersion"}) == "42");
   BOOST_TEST(k8s::get_string(*c, {"metadata", "labels", claim_label}) == "op-\"1");
+  BOOST_TEST(k8s::get_string(*c, {"metadata", "annotations", claims_annotation}) == "3");
   auto r = k8s::parse_json(release_patch("43"));
   BOOST_REQUIRE(r);
   BOOST_TEST(k8s::get_string(*r, {"metadata", "resourceVersion"}) == "43");

@@ -117,6 +117,10 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
         const auto& w = plan->writes[i];
         if (w.verb == write_verb::create && proto::api_errc_of(e) == proto::api_errc::already_exists) {
           // Somebody else's object: read it by name and plan again; the plan refuses it.
+          // Or a child the cache does not show (stamped by a holder whose
+          // children this replica does not watch): the next pass reads the
+          // children from the API server and restamps them.
+          if (r->children_unread) *r->children_unread = true;
           r->self()
               ->request(r->cluster_of(w.cluster), r->timeout(),
                         proto::get_request{proto::ref_of(w.body), proto::read_from::server})

@@ -34,7 +34,10 @@ struct run_state {
   std::map<memo_key, k8s::object> answers;
   // Sharded: true until one of the actor's passes has read every slot; until
   // then its children slots are read from the API server and the children
-  // another holder stamped are restamped (restamp.cpp). Null: not sharded.
+  // another holder stamped are restamped (restamp.cpp). False from the start
+  // when this replica is the order's only holder ever; true again after a
+  // create refused as AlreadyExists (a child the cache did not show). Null:
+  // not sharded.
   std::shared_ptr<bool> children_unread;
 
   explicit run_state(pass_context c) : ctx(std::move(c)) {}

@@ -1,6 +1,7 @@
 #include "actors/runtime/runner/runner.hpp"
 
 #include "actors/runtime/runner/run_state.hpp"
+#include "actors/runtime/shard/claim.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -37,14 +38,18 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
   presence->metrics = shared->orders;
   auto unread = shared->shard_name.empty() ? nullptr : std::make_shared<bool>(true);
   return [kind, shared, memo, presence, unread](pass_context ctx) {
-    if (!presence->key) presence->key = ctx.key();
+    bool first_pass = !presence->key;
+    if (first_pass) presence->key = ctx.key();
     auto r = std::make_shared<detail::run_state>(std::move(ctx));
     r->kind = kind;
     r->deps = shared;
     r->memo = memo;
-    r->children_unread = unread;
     r->snap.key = r->ctx.key();
     const auto& cached = r->ctx.order();
+    // The only holder the order ever had needs no restamp on its first pass:
+    // no other replica stamped any of its children (claim.hpp's only_holder).
+    if (first_pass && unread && shard::only_holder(cached, shared->shard_name)) *unread = false;
+    r->children_unread = unread;
     // The order as this actor's own last writes left it, when the cache lags
     // (the host hands every version of the order to the actor, so this needs
     // no coming back).

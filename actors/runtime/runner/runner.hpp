@@ -50,7 +50,10 @@ struct runner_deps {
   // order's children (the object carries the order's name label) is stamped
   // `c5c3.io/shard: <name>`, and each order actor's first pass reads its
   // children from the API server and restamps those another holder stamped
-  // (the replicas' children watches are scoped by it). "" : not sharded.
+  // (the replicas' children watches are scoped by it), unless this replica
+  // is the only holder the order ever had (shard::only_holder); a create
+  // refused as AlreadyExists makes the next pass read and restamp so.
+  // "" : not sharded.
   std::string shard_name;
   std::shared_ptr<sub_reconciler_metrics> instrumenter;  // null: none
   // Orders by Ready reason and rotation lag (order_metrics.hpp), fed as

@@ -3,6 +3,8 @@
 #include "actors/runtime/shard/lease_state.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 
 namespace c5c3::runtime::shard {
 
@@ -42,9 +44,33 @@ std::string json_quoted(const std::string& s) {
 }
 }  // namespace
 
-std::string claim_patch(const std::string& me, const std::string& resource_version) {
+std::string claim_patch(const std::string& me, const std::string& resource_version, int claims) {
   return std::string("{\"metadata\":{\"resourceVersion\":") + json_quoted(resource_version) +
-         ",\"labels\":{\"" + claim_label + "\":" + json_quoted(me) + "}}}";
+         ",\"labels\":{\"" + claim_label + "\":" + json_quoted(me) + "},\"annotations\":{\"" +
+         claims_annotation + "\":" + json_quoted(std::to_string(claims)) + "}}}";
+}
+
+namespace {
+// The recorded claims count: nullopt when absent, -1 when unreadable.
+std::optional<int> claims_of(const k8s::object& order) {
+  auto v = order.annotation(claims_annotation);
+  if (!v) return std::nullopt;
+  int n = 0;
+  auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+  if (ec != std::errc() || end != v->data() + v->size() || n < 0) return -1;
+  return n;
+}
+}  // namespace
+
+int claims_after(const k8s::object& order) {
+  auto n = claims_of(order).value_or(0);
+  if (n < 0) n = 1;
+  if (!order.label(claim_label).value_or("").empty()) n = std::max(n, 1);  // claimed before counts began
+  return n + 1;
+}
+
+bool only_holder(const k8s::object& order, const std::string& me) {
+  return order && !me.empty() && order.label(claim_label).value_or("") == me && claims_of(order) == 1;
 }
 
 std::string release_patch(const std::string& resource_version) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "actors/runtime/shard/ring.hpp"
+#include "k8s/object.hpp"
 
 #include <chrono>
 #include <string>
@@ -41,9 +42,22 @@ struct claim_input {
 decision decide(const claim_input& in);
 
 // The merge patches of a claim and a release: the label, with the order's
-// resourceVersion as the precondition.
-std::string claim_patch(const std::string& me, const std::string& resource_version);
+// resourceVersion as the precondition. A claim also writes the claims count
+// (lease_state.hpp's claims_annotation) `claims`, claims_after(order); a
+// release leaves it.
+std::string claim_patch(const std::string& me, const std::string& resource_version, int claims);
 std::string release_patch(const std::string& resource_version);
+
+// The claims count a claim of `order` writes: the recorded count plus one (0
+// recorded when there is none; an unreadable count, or none on an order a
+// replica holds, is taken as 1, so the claim never looks like the first).
+int claims_after(const k8s::object& order);
+
+// Whether `me` is the only replica that ever held `order`: it holds it (the
+// claim label) and one claim was ever written. Then every child stamped for
+// the order is stamped by `me`, and a new actor of it needs no restamp
+// (runner/restamp.cpp): its first pass reads the cache like every other.
+bool only_holder(const k8s::object& order, const std::string& me);
 
 // How long after the n-th failed claim or release in a row (n >= 1) the order
 // is decided again: 250 ms, doubling, at most 30 s (a refusal that lasts, a

@@ -21,6 +21,11 @@ namespace c5c3::runtime::shard {
 inline constexpr const char* ring_label = "c5c3.io/shard-ring";
 // The label on an order naming the replica that holds it.
 inline constexpr const char* claim_label = "c5c3.io/shard";
+// The annotation on an order counting the claims ever written for it (each
+// claim patch writes the count before it plus one; a release keeps it): "1"
+// with the claim label naming a replica says no other replica ever held the
+// order, so nothing of it carries another holder's stamp (claim.hpp).
+inline constexpr const char* claims_annotation = "c5c3.io/shard-claims";
 
 enum class member_state { ready, expired, released };
 const char* to_string(member_state s);

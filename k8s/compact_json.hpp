@@ -5,13 +5,14 @@
 // chunk is 64 KiB by default; an informer cache of small objects would cost a
 // chunk each. Here the copy is measured first (member and element arrays,
 // strings too long for RapidJSON's inline strings), and the pool is a buffer
-// of exactly that size placed behind the value in the same allocation. Member
+// of exactly that size placed behind the document in the same allocation. Member
 // names longer than the inline strings (`creationTimestamp`,
 // `c5c3.io/rabbitmqvhost-name`, ...) are kept once per process in a table of
 // names and referenced, not copied: every cached object has the same few dozen
 // names. The table is bounded (max_interned_name_bytes); past it, names are
 // copied as before, so objects with names from everywhere cannot grow it
-// without end. bench/README.md ("Where the memory goes") has the figures.
+// without end. The figures: bench/README.md, "P2: where the operator's
+// memory goes".
 #pragma once
 
 #include "k8s/json.hpp"

@@ -1,5 +1,7 @@
 #include "k8s/object.hpp"
 
+#include "k8s/compact_json.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -66,36 +68,9 @@ gvk gvk::from_api_version(std::string_view api_version, std::string_view kind) {
   return out;
 }
 
-namespace {
-
-// A frozen object's document with a memory pool sized to its content. A
-// default RapidJSON document reserves a 64 KiB chunk, so a cache of small
-// objects would cost 64 KiB of address space (and several pages) each.
-struct compact_document {
-  rapidjson::MemoryPoolAllocator<> pool;
-  json_document doc;
-  explicit compact_document(std::size_t chunk) : pool(chunk), doc(&pool) {}
-};
-
-// Bytes a deep copy of `v` takes in a pool: values and member names are 16
-// bytes each, strings their length plus a terminator.
-std::size_t copied_size(const json_value& v) {
-  std::size_t n = sizeof(json_value);
-  if (v.IsString()) return n + v.GetStringLength() + 1;
-  if (v.IsArray())
-    for (auto& item : v.GetArray()) n += copied_size(item);
-  if (v.IsObject())
-    for (auto& m : v.GetObject()) n += copied_size(m.name) + copied_size(m.value);
-  return n;
-}
-
-}  // namespace
-
 object::object(json_document&& doc) {
   if (!doc.IsObject()) throw std::invalid_argument("a Kubernetes object must be a JSON object");
-  auto holder = std::make_shared<compact_document>(copied_size(doc) + 64);
-  holder->doc.CopyFrom(doc, holder->pool);
-  doc_ = std::shared_ptr<const json_document>(holder, &holder->doc);
+  doc_ = compact_copy(doc);
 }
 
 std::optional<object> object::parse(std::string_view text, std::string* error) {
@@ -109,6 +84,7 @@ std::optional<object> object::parse(std::string_view text, std::string* error) {
 }
 
 const json_value& object::json() const { return doc_ ? *doc_ : null_value(); }
+
 
 std::string_view object::api_version() const { return k8s::get_string(json(), {"apiVersion"}); }
 std::string_view object::kind() const { return k8s::get_string(json(), {"kind"}); }

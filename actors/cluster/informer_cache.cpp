@@ -28,7 +28,7 @@ const std::string* pinned(const k8s::label_requirement& r) {
   return nullptr;
 }
 
-const k8s::object_key& key_of(const k8s::object_key& k) { return k; }
+const k8s::object_key& key_of(const k8s::object_key* k) { return *k; }
 const k8s::object_key& key_of(const std::pair<const k8s::object_key, k8s::object>& e) { return e.first; }
 
 // Calls `f` on each element of `sorted` (ordered by object key, so by
@@ -74,9 +74,15 @@ informer_cache::informer_cache(const std::string& label_selector) {
   }
 }
 
-void informer_cache::index_labels(const k8s::object& o) {
-  for (auto& [key, buckets] : label_index_)
-    if (auto v = o.label(key)) buckets[std::string(*v)].insert(o.key());
+// Removes `key` from `set` (C++20's set has no heterogeneous erase).
+template <class Set>
+void erase_key(Set& set, const k8s::object_key& key) {
+  if (auto it = set.find(key); it != set.end()) set.erase(it);
+}
+
+void informer_cache::index_labels(const k8s::object_key& key, const k8s::object& o) {
+  for (auto& [label, buckets] : label_index_)
+    if (auto v = o.label(label)) buckets[std::string(*v)].insert(&key);
 }
 
 void informer_cache::unindex_labels(const k8s::object& o) {
@@ -85,36 +91,37 @@ void informer_cache::unindex_labels(const k8s::object& o) {
     if (!v) continue;
     auto it = buckets.find(std::string(*v));
     if (it == buckets.end()) continue;
-    it->second.erase(o.key());
+    erase_key(it->second, o.key());
     if (it->second.empty()) buckets.erase(it);
   }
 }
 
-void informer_cache::index_fields(const k8s::object& o) {
+void informer_cache::index_fields(const k8s::object_key& key, const k8s::object& o) {
   for (auto& [paths, by_values] : field_index_)
-    by_values[{std::string(o.namespace_()), values_at(o, paths)}].insert(o.key());
+    by_values[{std::string(o.namespace_()), values_at(o, paths)}].insert(&key);
 }
 
 void informer_cache::unindex_fields(const k8s::object& o) {
   for (auto& [paths, by_values] : field_index_) {
     auto it = by_values.find({std::string(o.namespace_()), values_at(o, paths)});
     if (it == by_values.end()) continue;
-    it->second.erase(o.key());
+    erase_key(it->second, o.key());
     if (it->second.empty()) by_values.erase(it);
   }
 }
 
 void informer_cache::put(const k8s::object& o) {
   auto key = o.key();
-  if (auto it = store_.find(key); it != store_.end()) {
+  auto it = store_.find(key);
+  if (it != store_.end()) {
     unindex_labels(it->second);
     unindex_fields(it->second);
     it->second = o;
   } else {
-    store_.emplace(key, o);
+    it = store_.emplace(std::move(key), o).first;
   }
-  index_labels(o);
-  index_fields(o);
+  index_labels(it->first, o);
+  index_fields(it->first, o);
 }
 
 void informer_cache::erase(const k8s::object_key& key) {
@@ -163,7 +170,7 @@ const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::
     if (!v) continue;
     auto& buckets = label_index_[r.key];
     for (const auto& [key, o] : store_)
-      if (auto l = o.label(r.key)) buckets[std::string(*l)].insert(key);
+      if (auto l = o.label(r.key)) buckets[std::string(*l)].insert(&key);
     value = *v;
     return &buckets;
   }
@@ -185,8 +192,8 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   std::vector<k8s::object> out;
   auto it = buckets->find(value);
   if (it == buckets->end()) return out;
-  each_in(it->second, ns, [&](const k8s::object_key& key) {
-    if (const auto& o = store_.at(key); request.matches(o)) out.push_back(o);
+  each_in(it->second, ns, [&](const k8s::object_key* key) {
+    if (const auto& o = store_.at(*key); request.matches(o)) out.push_back(o);
   });
   return out;
 }
@@ -202,7 +209,7 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   }
   auto [at, built] = field_index_.try_emplace(*paths);
   if (built)
-    for (const auto& [key, o] : store_) at->second[{std::string(o.namespace_()), values_at(o, *paths)}].insert(key);
+    for (const auto& [key, o] : store_) at->second[{std::string(o.namespace_()), values_at(o, *paths)}].insert(&key);
   std::vector<std::string> want;
   for (const auto& p : *paths)
     for (const auto& r : fields.requirements())
@@ -210,8 +217,8 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   std::vector<k8s::object> out;
   auto it = at->second.find({ns, want});
   if (it == at->second.end()) return out;
-  for (const auto& key : it->second)
-    if (const auto& o = store_.at(key); request.matches(o)) out.push_back(o);
+  for (const auto* key : it->second)
+    if (const auto& o = store_.at(*key); request.matches(o)) out.push_back(o);
   return out;
 }
 

@@ -32,6 +32,12 @@ namespace c5c3::cluster {
 class informer_cache {
  public:
   explicit informer_cache(const std::string& label_selector = {});
+  // The indexes point at the store's keys: a move keeps the nodes, a copy
+  // would not.
+  informer_cache(const informer_cache&) = delete;
+  informer_cache& operator=(const informer_cache&) = delete;
+  informer_cache(informer_cache&&) = default;
+  informer_cache& operator=(informer_cache&&) = default;
 
   void put(const k8s::object& o);
   void erase(const k8s::object_key& key);
@@ -55,22 +61,33 @@ class informer_cache {
  private:
   k8s::label_selector selector_;
   std::map<k8s::object_key, k8s::object> store_;
-  // Per label key: value -> objects (in key order, as a scan gives them).
-  using label_buckets = std::map<std::string, std::set<k8s::object_key>>;
+  // Objects of an index: the keys of store_'s entries (a std::map's nodes stay
+  // where they are until erased; erase() and put() unindex first), in key
+  // order, as a scan gives them. Pointers, not copies: an order's children
+  // are in one index or two, and a key is two strings.
+  struct key_less {
+    using is_transparent = void;
+    bool operator()(const k8s::object_key* a, const k8s::object_key* b) const { return *a < *b; }
+    bool operator()(const k8s::object_key* a, const k8s::object_key& b) const { return *a < b; }
+    bool operator()(const k8s::object_key& a, const k8s::object_key* b) const { return a < *b; }
+  };
+  using key_set = std::set<const k8s::object_key*, key_less>;
+  // Per label key: value -> objects.
+  using label_buckets = std::map<std::string, key_set>;
   mutable std::map<std::string, label_buckets> label_index_;
 
   // Per set of field paths (sorted): (namespace, values) -> objects.
   using field_values = std::vector<std::string>;
-  mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, std::set<k8s::object_key>>>
-      field_index_;
+  mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, key_set>> field_index_;
 
-  void index_labels(const k8s::object& o);
+  // `key`: the store's key of `o`.
+  void index_labels(const k8s::object_key& key, const k8s::object& o);
   void unindex_labels(const k8s::object& o);
   // The index answering `request`'s pinned keys, built if none is yet;
   // nullptr when it pins none.
   const label_buckets* label_index_for(const k8s::label_selector& request, std::string& value) const;
   std::vector<k8s::object> scan(const std::string& ns, const k8s::label_selector& request) const;
-  void index_fields(const k8s::object& o);
+  void index_fields(const k8s::object_key& key, const k8s::object& o);
   void unindex_fields(const k8s::object& o);
 };
 

@@ -22,13 +22,13 @@ void write_memo::deleted(const memo_key& k, std::string before_rv, std::string u
   auto& chain = entries_[k];
   chain.push_back({std::move(before_rv), std::move(answer), at, std::move(uid)});
   // A chain longer than a pass can write is of no use: keep the newest.
-  while (chain.size() > 8) chain.pop_front();
+  while (chain.size() > 8) chain.erase(chain.begin());
   if (size() > capacity_) {
     // The oldest entry of all goes.
     auto oldest = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
       if (oldest == entries_.end() || it->second.front().at < oldest->second.front().at) oldest = it;
-    oldest->second.pop_front();
+    oldest->second.erase(oldest->second.begin());
     if (oldest->second.empty()) entries_.erase(oldest);
   }
 }
@@ -36,7 +36,8 @@ void write_memo::deleted(const memo_key& k, std::string before_rv, std::string u
 void write_memo::expire(time_point now) {
   for (auto it = entries_.begin(); it != entries_.end();) {
     auto& chain = it->second;
-    while (!chain.empty() && now - chain.front().at > horizon_) chain.pop_front();
+    auto fresh = std::find_if(chain.begin(), chain.end(), [&](const entry& e) { return now - e.at <= horizon_; });
+    chain.erase(chain.begin(), fresh);
     it = chain.empty() ? entries_.erase(it) : std::next(it);
   }
 }

@@ -19,7 +19,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -92,7 +91,10 @@ class write_memo {
 
   std::chrono::nanoseconds horizon_;
   std::size_t capacity_;
-  std::map<memo_key, std::deque<entry>> entries_;
+  // A chain holds one or a few entries (at most 8): a vector, not a deque,
+  // whose first block alone is 512 bytes (bench/README.md, the write memo at
+  // the convergence's peak).
+  std::map<memo_key, std::vector<entry>> entries_;
   bool used_ = false;
 };
 

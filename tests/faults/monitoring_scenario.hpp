@@ -16,6 +16,7 @@
 #include "k8s/base64.hpp"
 #include "k8s/yaml.hpp"
 #include "protocol/api_error.hpp"
+#include "protocol/order.hpp"
 #include "sim/monitoring/grafana.hpp"
 #include "sim/monitoring/standin_server.hpp"
 #include "sim/monitoring/trickster.hpp"
@@ -157,6 +158,22 @@ struct monitoring_scenario {
   void remove(const k8s::gvk& gvk, const std::string& ns, const std::string& name) {
     write(protocol::delete_request{{gvk, ns, name}, "", "", protocol::propagation::background},
           "the delete of " + name);
+  }
+
+  // An order actor's state, for a step's pending message ("" without an operator).
+  std::string probe(const std::string& controller, const std::string& ns, const std::string& name) {
+    if (!controllers) return "";
+    caf::scoped_actor self{sys};
+    std::string out = "no actor";
+    self->request(controllers, 30s, protocol::probe_atom::value, controller, protocol::order_key{"", ns, name})
+        .receive(
+            [&](protocol::order_probe& p) {
+              out = fmt::format("passes {}/{} wake_pending={} failures={} writes_in_flight={} last_error={}",
+                                p.passes_finished, p.passes_started, p.wake_pending, p.failures, p.writes_in_flight,
+                                p.last_error);
+            },
+            [](caf::error&) {});
+    return out;
   }
 
   // An object of team-a as the emulator holds it (empty once gone).

@@ -168,9 +168,9 @@ struct monitoring_scenario {
     self->request(controllers, 30s, protocol::probe_atom::value, controller, protocol::order_key{"", ns, name})
         .receive(
             [&](protocol::order_probe& p) {
-              out = fmt::format("passes {}/{} wake_pending={} failures={} writes_in_flight={} last_error={}",
-                                p.passes_finished, p.passes_started, p.wake_pending, p.failures, p.writes_in_flight,
-                                p.last_error);
+              out = fmt::format("phase {} passes {}/{} wake_pending={} failures={} writes_in_flight={} last_error={}",
+                                p.phase, p.passes_finished, p.passes_started, p.wake_pending, p.failures,
+                                p.writes_in_flight, p.last_error);
             },
             [](caf::error&) {});
     return out;

@@ -52,7 +52,7 @@ runtime::order_plan plan_alertmanager(const runtime::sense_snapshot& s) {
   p.stage = "alertmanagerconfig";
   auto rec = receivers(*apisvc);
   auto route = k8s::parse_json(route_json);
-  auto w = create_or_patch(s.one(config_slot),
+  auto w = create_or_patch(s, s.one(config_slot),
                            new_object(alertmanagerconfig_gvk, s.order.namespace_(), amcfg_inbox_agent),
                            [&](k8s::object_builder& b) {
                              b.set_label(amcfg_label_key, amcfg_inbox_agent);

@@ -71,7 +71,7 @@ void teardown(const view& v, runtime::order_plan& p) {
 }
 
 void rolebinding(const view& v, runtime::order_plan& p) {
-  auto w = create_or_patch(v.s.one(rolebinding_slot), new_object(rolebinding_gvk, v.mon_ns, client_org_monitoring_role),
+  auto w = create_or_patch(v.s, v.s.one(rolebinding_slot), new_object(rolebinding_gvk, v.mon_ns, client_org_monitoring_role),
                            [&](k8s::object_builder& b) {
                              auto& a = b.alloc();
                              b.set_string({"roleRef", "apiGroup"}, "rbac.authorization.k8s.io");

@@ -33,6 +33,20 @@ std::optional<runtime::child_write> create_or_patch(const k8s::object* live, con
   return runtime::make_create(std::move(b).freeze());
 }
 
+const k8s::object* live_or_met(const runtime::sense_snapshot& s, const k8s::object* live, const k8s::object& fresh) {
+  if (live && *live) return live;
+  for (const auto& o : s.read_by_name)
+    if (o.kind() == fresh.kind() && o.gvk().group == fresh.gvk().group && o.namespace_() == fresh.namespace_() &&
+        o.name() == fresh.name())
+      return &o;
+  return nullptr;
+}
+
+std::optional<runtime::child_write> create_or_patch(const runtime::sense_snapshot& s, const k8s::object* live,
+                                                    const k8s::object& fresh, const mutate_fn& mutate) {
+  return create_or_patch(live_or_met(s, live, fresh), fresh, mutate);
+}
+
 k8s::owner_reference controller_ref(const k8s::object& owner, const k8s::gvk& gvk) {
   return {gvk.api_version(), gvk.kind, std::string(owner.name()), std::string(owner.uid()), true, true};
 }

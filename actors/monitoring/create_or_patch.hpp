@@ -7,6 +7,7 @@
 // `mutate` left, which started as the live one).
 #pragma once
 
+#include "actors/runtime/runner/snapshot.hpp"
 #include "actors/runtime/runner/write.hpp"
 #include "k8s/object.hpp"
 
@@ -21,6 +22,17 @@ using mutate_fn = std::function<void(k8s::object_builder&)>;
 // apiVersion, kind, namespace and name.
 std::optional<runtime::child_write> create_or_patch(const k8s::object* live, const k8s::object& fresh,
                                                     const mutate_fn& mutate);
+
+// As above within a pass: with `live` null, the object a create of `fresh`
+// met as AlreadyExists earlier in this pass (the runner read it by name:
+// `read_by_name`) is the live one. Two orders creating one shared object (the
+// ClusterRole appscode:trickster:proxy of every Prometheus), or a cache behind
+// the API server: the loser patches what the winner made instead of creating
+// it again until its pass runs out of rounds.
+std::optional<runtime::child_write> create_or_patch(const runtime::sense_snapshot& s, const k8s::object* live,
+                                                    const k8s::object& fresh, const mutate_fn& mutate);
+// That live object: `live`, else the one `fresh`'s create met (null: neither).
+const k8s::object* live_or_met(const runtime::sense_snapshot& s, const k8s::object* live, const k8s::object& fresh);
 
 // Patch only (cu.Patch): nothing when `live` is absent or unchanged.
 std::optional<runtime::child_write> patch_only(const k8s::object& live, const mutate_fn& mutate);

@@ -76,8 +76,9 @@ bool access_setup(const view& v, const std::string& state, access& out, runtime:
   }
   if (ace_managed_spoke(v.s) && !v.f.openshift) return false;  // no token, no CA
   p.stage = "serviceaccount";
-  const auto* sa = v.s.one(sa_slot);
-  auto w = create_or_patch(sa, new_object(serviceaccount_gvk, v.ns, trickster_sa), [&](k8s::object_builder& b) {
+  const auto fresh_sa = new_object(serviceaccount_gvk, v.ns, trickster_sa);
+  const auto* sa = live_or_met(v.s, v.s.one(sa_slot), fresh_sa);
+  auto w = create_or_patch(sa, fresh_sa, [&](k8s::object_builder& b) {
     set_owner_references(b, {controller_ref(v.prom(), prometheus_gvk)});
   });
   if (w) {
@@ -107,7 +108,7 @@ bool access_setup(const view& v, const std::string& state, access& out, runtime:
 void rbac_and_preset(const view& v, const k8s::object& svc, const access& a, runtime::order_plan& p) {
   p.stage = "rbac";
   if (!v.f.openshift) {
-    auto w = create_or_patch(v.s.one(clusterrole_slot), new_object(clusterrole_gvk, "", trickster_proxy),
+    auto w = create_or_patch(v.s, v.s.one(clusterrole_slot), new_object(clusterrole_gvk, "", trickster_proxy),
                              [](k8s::object_builder& b) {
                                auto& al = b.alloc();
                                k8s::json_value rule(rapidjson::kObjectType);
@@ -127,7 +128,7 @@ void rbac_and_preset(const view& v, const k8s::object& svc, const access& a, run
   }
   const auto rb_slot = svc.namespace_() == v.ns ? rolebinding_slot : rolebinding_openshift_slot;
   auto rb = create_or_patch(
-      v.s.one(rb_slot), new_object(rolebinding_gvk, svc.namespace_(), trickster_proxy), [&](k8s::object_builder& b) {
+      v.s, v.s.one(rb_slot), new_object(rolebinding_gvk, svc.namespace_(), trickster_proxy), [&](k8s::object_builder& b) {
         auto& al = b.alloc();
         set_owner_references(b, {controller_ref(svc, service_gvk)});
         b.set_string({"roleRef", "apiGroup"}, "rbac.authorization.k8s.io");

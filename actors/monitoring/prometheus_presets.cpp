@@ -63,7 +63,7 @@ void add_preset(const view& v, runtime::order_plan& p) {
   const auto* live = v.s.one(project ? projectpreset_slot : clusterpreset_slot);
   if (live && live->namespace_() != ns) live = nullptr;
   auto values = k8s::parse_json(presets_json(v));
-  auto w = create_or_patch(live, new_object(project ? chartpreset_gvk : clusterchartpreset_gvk, ns, presets_name),
+  auto w = create_or_patch(v.s, live, new_object(project ? chartpreset_gvk : clusterchartpreset_gvk, ns, presets_name),
                            [&](k8s::object_builder& b) {
                              b.remove({"metadata", "labels"});
                              b.set_label(default_preset_label, "true");

@@ -58,7 +58,7 @@ bool prometheus_appbinding(const view& v, const service_spec& spec, runtime::ord
     }
     ca = std::string(cm->get_string({"data", "service-ca.crt"}));
   }
-  auto w = create_or_patch(v.s.one(ab_prometheus_slot), new_object(appbinding_gvk, v.ns, appbinding_prometheus),
+  auto w = create_or_patch(v.s, v.s.one(ab_prometheus_slot), new_object(appbinding_gvk, v.ns, appbinding_prometheus),
                            [&](k8s::object_builder& b) {
                              set_owner_references(b, {controller_ref(v.prom(), prometheus_gvk)});
                              b.set_annotation(is_default_prometheus_key, "true");

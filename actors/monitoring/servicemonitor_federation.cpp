@@ -1,5 +1,6 @@
 // servicemonitor.FederationReconciler (apis-monitoring.md section 8).
 #include "actors/monitoring/constants.hpp"
+#include "actors/monitoring/create_or_patch.hpp"
 #include "actors/monitoring/federation_copies.hpp"
 #include "actors/monitoring/gate.hpp"
 #include "actors/monitoring/labels.hpp"
@@ -114,19 +115,27 @@ runtime::order_plan plan_federation(const runtime::sense_snapshot& s) {
       run.maybe(sm::label_patch(prom, s.order));
       continue;
     }
-    const auto* copy = find(s.list(copies_slot), prom.namespace_(), s.key.name);
+    // A Prometheus being deleted gets no copies (beyond upstream, which copies
+    // into it): they would be garbage collected with it, and one written after
+    // its copy of the ServiceMonitor went would name an owner that is gone.
+    if (prom.terminating()) continue;
+    // Each copy as the cache shows it, or as a create of it met it (AlreadyExists: a cache behind).
+    auto live = [&](std::string_view slot, const k8s::gvk& gvk, std::string_view name) {
+      return live_or_met(s, find(s.list(slot), prom.namespace_(), name), new_object(gvk, prom.namespace_(), name));
+    };
+    const auto* copy = live(copies_slot, servicemonitor_gvk, s.key.name);
     run.maybe(fed::copy_servicemonitor(prom, s.order, fed::keep_namespaces(prom, s.list(namespaces_slot)), copy));
     if (!copy) continue;  // its Services, Endpoints and Secrets once it exists (upstream would go on with nil)
     targets.push_back(copy);
     for (const auto* svc : services) {
-      run.maybe(fed::copy_service(*svc, *copy, find(s.list(services_slot), prom.namespace_(), svc->name())));
+      run.maybe(fed::copy_service(*svc, *copy, live(services_slot, service_gvk, svc->name())));
       const auto* ep = find(s.list(endpoints_slot), svc->namespace_(), svc->name());
       if (!ep) {
         run.errors.push_back("endpoints \"" + std::string(svc->name()) + "\" not found");
         continue;
       }
       std::string error;
-      auto w = fed::copy_endpoints(*svc, *ep, *copy, find(s.list(endpoints_slot), prom.namespace_(), ep->name()), error);
+      auto w = fed::copy_endpoints(*svc, *ep, *copy, live(endpoints_slot, endpoints_gvk, ep->name()), error);
       if (!error.empty()) run.errors.push_back(error);
       run.maybe(std::move(w));
     }

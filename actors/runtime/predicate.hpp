@@ -2,7 +2,11 @@
 // 1.1). An update passes when the generation changed, the labels changed, the
 // annotations changed, or the object has just become terminating (no
 // deletionTimestamp before, one now). The order's own status writes change
-// none of these and are filtered out.
+// none of these and are filtered out. An order of a kind whose server tracks
+// no generation (a core kind: the TokenRefresher's Secret, a client-org
+// Namespace) has none to compare: a change outside its metadata and status
+// (a Secret's data, a Namespace's spec) passes too, as upstream's For(Secret)
+// without the predicate reconciles it.
 #pragma once
 
 #include "k8s/object.hpp"

@@ -5,23 +5,30 @@
 // so the fault rules and the write log's operator user meet the operator's
 // requests only; for the grafana group, the in-process Grafana stand-in over
 // TLS with the default Grafana's AppBinding and token Secret. A kind's
-// scenario derives from `monitoring_scenario` or `grafana_scenario` and adds
-// its steps, its orders' state and its reference.
+// scenario derives from `monitoring_scenario`, `grafana_scenario` or
+// `backend_scenario` (the monitoring group with the backend stand-in) and
+// adds its steps, its orders' state and its reference.
 #pragma once
 
 #include "actors/monitoring/constants.hpp"
+#include "actors/monitoring/controllers.hpp"
 #include "actors/monitoring/grafana_controllers.hpp"
 #include "k8s/base64.hpp"
 #include "k8s/yaml.hpp"
 #include "protocol/api_error.hpp"
+#include "protocol/order.hpp"
 #include "sim/monitoring/grafana.hpp"
 #include "sim/monitoring/standin_server.hpp"
+#include "sim/monitoring/trickster.hpp"
 #include "tests/faults/plan_runner.hpp"
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace c5c3::testing::faults {
@@ -133,14 +140,40 @@ struct monitoring_scenario {
       write(protocol::create_request{o, {}}, std::string(o.kind()) + " " + o.key().to_string());
     }
   }
-  // A merge patch and a deletion of an object of team-a, by the test.
+  // Every document of a file of the source tree ("sim/monitoring/fixtures/...").
+  void create_file(const std::string& relative) {
+    std::ifstream in(source_dir() + "/" + relative);
+    BOOST_TEST_REQUIRE(static_cast<bool>(in), relative);
+    create(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  }
+  // A merge patch and a deletion of an object (of team-a unless named), by the test.
   void patch(const k8s::gvk& gvk, const std::string& name, const std::string& merge_patch) {
-    write(protocol::patch_request{{gvk, "team-a", name}, protocol::patch_type::merge, merge_patch, "", {}},
+    patch(gvk, "team-a", name, merge_patch);
+  }
+  void patch(const k8s::gvk& gvk, const std::string& ns, const std::string& name, const std::string& merge_patch) {
+    write(protocol::patch_request{{gvk, ns, name}, protocol::patch_type::merge, merge_patch, "", {}},
           "the patch of " + name);
   }
-  void remove(const k8s::gvk& gvk, const std::string& name) {
-    write(protocol::delete_request{{gvk, "team-a", name}, "", "", protocol::propagation::background},
+  void remove(const k8s::gvk& gvk, const std::string& name) { remove(gvk, "team-a", name); }
+  void remove(const k8s::gvk& gvk, const std::string& ns, const std::string& name) {
+    write(protocol::delete_request{{gvk, ns, name}, "", "", protocol::propagation::background},
           "the delete of " + name);
+  }
+
+  // An order actor's state, for a step's pending message ("" without an operator).
+  std::string probe(const std::string& controller, const std::string& ns, const std::string& name) {
+    if (!controllers) return "";
+    caf::scoped_actor self{sys};
+    std::string out = "no actor";
+    self->request(controllers, 30s, protocol::probe_atom::value, controller, protocol::order_key{"", ns, name})
+        .receive(
+            [&](protocol::order_probe& p) {
+              out = fmt::format("phase {} passes {}/{} wake_pending={} failures={} writes_in_flight={} last_error={}",
+                                p.phase, p.passes_finished, p.passes_started, p.wake_pending, p.failures,
+                                p.writes_in_flight, p.last_error);
+            },
+            [](caf::error&) {});
+    return out;
   }
 
   // An object of team-a as the emulator holds it (empty once gone).
@@ -210,6 +243,65 @@ struct grafana_scenario : monitoring_scenario {
     std::string out = "held:";
     for (const auto& h : held) out += " " + h;
     return out;
+  }
+};
+
+inline const std::string backend_scenario_token = "platform-token";
+
+// The monitoring group (spawn_monitoring with --baseURL and --token, as the
+// operator runs it: the Prometheus, client-org, Alertmanager and
+// ServiceMonitor controllers, each group at the first sight of its CRD)
+// against the backend stand-in (trickster) on loopback. `more` adds flags
+// (the Rancher auth Secret).
+struct backend_scenario : monitoring_scenario {
+  std::shared_ptr<sim::monitoring::trickster_backend> backend_core = std::make_shared<sim::monitoring::trickster_backend>(
+      sim::monitoring::trickster_options{backend_scenario_token, "https://grafana.example", "grafana-key", 1, {}});
+  sim::monitoring::standin_server backend{"trickster", backend_core};
+
+  explicit backend_scenario(std::function<void(mon::controllers_options&)> more = {})
+      : monitoring_scenario([this, more](caf::actor_system& sys, mon::controllers_options co) {
+          co.flags.base_url = backend.url();
+          co.flags.token = backend_scenario_token;
+          co.pod_namespace = "monitoring-operator";
+          if (more) more(co);
+          std::string error;
+          auto a = mon::spawn_monitoring(sys, std::move(co), error);
+          BOOST_TEST(error.empty(), error);
+          return a;
+        }) {
+    backend.start();
+  }
+
+  ~backend_scenario() {
+    stop_operator();  // before the backend goes
+    backend.stop();
+  }
+
+  // The backend's registered and unregistered contexts (a registration
+  // retried after a restart replaces the first: the keys are what counts),
+  // the cluster's UID in them as "<cluster>" (each run's emulator has its own).
+  std::string backend_state() {
+    const std::string cluster(server.get_object("namespaces", "", "kube-system").uid());
+    auto key = [&](std::string k) {
+      if (auto at = k.find(cluster); !cluster.empty() && at != std::string::npos) k.replace(at, cluster.size(), "<cluster>");
+      return " " + k;
+    };
+    return backend.with_core([&](sim::monitoring::standin_core&) {
+      std::string out = "registered:";
+      for (const auto& [k, r] : backend_core->registrations()) out += key(k);
+      out += " unregistered:";
+      for (const auto& k : std::set<std::string>(backend_core->unregistered().begin(), backend_core->unregistered().end()))
+        out += key(k);
+      return out;
+    });
+  }
+  // Whether the backend holds a registration whose key ends in `suffix` ("": any).
+  bool registered(const std::string& suffix = "") {
+    return backend.with_core([&](sim::monitoring::standin_core&) {
+      for (const auto& [k, r] : backend_core->registrations())
+        if (k.ends_with(suffix)) return true;
+      return false;
+    });
   }
 };
 

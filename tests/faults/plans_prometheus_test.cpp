@@ -14,11 +14,7 @@
 // creates and deletes per resource.
 //
 // C5C3_FAULT_PLANS picks the plans (plan_runner.hpp); the default is what CI runs.
-#include "actors/monitoring/controllers.hpp"
-#include "sim/monitoring/trickster.hpp"
 #include "tests/faults/monitoring_scenario.hpp"
-
-#include <set>
 
 namespace c5c3::testing {
 namespace {
@@ -27,7 +23,6 @@ namespace mon = ::c5c3::monitoring;
 
 const std::string prometheus_resource = "prometheuses.monitoring.coreos.com";
 const std::string servicemonitor_resource = "servicemonitors.monitoring.coreos.com";
-const std::string platform_token = "platform-token";
 
 std::string servicemonitor_yaml(const std::string& name) {
   return "apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: " + name +
@@ -45,55 +40,14 @@ const std::vector<std::array<std::string, 3>> prometheus_children{
     {"appbindings.appcatalog.appscode.com", "monitoring", "default-grafana"},
     {"secrets", "monitoring", "default-grafana-auth"}};
 
-struct prometheus_scenario : faults::monitoring_scenario {
-  std::shared_ptr<sim::monitoring::trickster_backend> backend_core = std::make_shared<sim::monitoring::trickster_backend>(
-      sim::monitoring::trickster_options{platform_token, "https://grafana.example", "grafana-key", 1, {}});
-  sim::monitoring::standin_server backend{"trickster", backend_core};
-
-  explicit prometheus_scenario(bool start)
-      : monitoring_scenario([this](caf::actor_system& sys, mon::controllers_options co) {
-          co.flags.base_url = backend.url();
-          co.flags.token = platform_token;
-          co.pod_namespace = "monitoring-operator";
-          std::string error;
-          auto a = mon::spawn_monitoring(sys, std::move(co), error);
-          BOOST_TEST(error.empty(), error);
-          return a;
-        }) {
-    backend.start();
+struct prometheus_scenario : faults::backend_scenario {
+  explicit prometheus_scenario(bool start) {
     create("apiVersion: v1\nkind: Service\nmetadata: {name: k8s, namespace: monitoring}\n"
            "spec: {ports: [{name: http-web, port: 9090, targetPort: 9090}]}\n");
     if (start) start_operator();
   }
 
-  ~prometheus_scenario() {
-    stop_operator();  // before the backend goes
-    backend.stop();
-  }
-
   k8s::object prometheus() const { return server.get_object(prometheus_resource, "monitoring", "k8s"); }
-
-  // The backend's registered and unregistered contexts (a registration
-  // retried after a restart replaces the first: the keys are what counts),
-  // the cluster's UID in them as "<cluster>" (each run's emulator has its own).
-  std::string backend_state() {
-    const std::string cluster(server.get_object("namespaces", "", "kube-system").uid());
-    auto key = [&](std::string k) {
-      if (auto at = k.find(cluster); !cluster.empty() && at != std::string::npos) k.replace(at, cluster.size(), "<cluster>");
-      return " " + k;
-    };
-    return backend.with_core([&](sim::monitoring::standin_core&) {
-      std::string out = "registered:";
-      for (const auto& [k, r] : backend_core->registrations()) out += key(k);
-      out += " unregistered:";
-      for (const auto& k : std::set<std::string>(backend_core->unregistered().begin(), backend_core->unregistered().end()))
-        out += key(k);
-      return out;
-    });
-  }
-  bool registered() {
-    return backend.with_core([&](sim::monitoring::standin_core&) { return !backend_core->registrations().empty(); });
-  }
 
   std::string children() const {
     std::string out;

@@ -254,17 +254,10 @@ BOOST_AUTO_TEST_CASE(a_federated_servicemonitor_is_copied_for_each_project_prome
     auto crd = f.get("customresourcedefinitions.apiextensions.k8s.io", "", "clusters.management.cattle.io");
     return crd && crd.find_condition("Established") && crd.find_condition("Established")->is_true();
   }));
+  f.create(read_text(source_dir() + "/sim/monitoring/fixtures/rancher/project.yaml"));
   f.create(R"(apiVersion: v1
 kind: Namespace
 metadata: {name: cattle-monitoring-system}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: shop, labels: {field.cattle.io/projectId: p-abc, helm.cattle.io/projectId: p-abc}}
----
-apiVersion: v1
-kind: Namespace
-metadata: {name: cattle-project-p-abc-monitoring}
 ---
 apiVersion: monitoring.coreos.com/v1
 kind: Prometheus
@@ -275,30 +268,8 @@ apiVersion: monitoring.coreos.com/v1
 kind: Prometheus
 metadata: {name: p, namespace: cattle-project-p-abc-monitoring}
 spec: {serviceMonitorSelector: {matchLabels: {release: p}}, serviceMonitorNamespaceSelector: {matchLabels: {helm.cattle.io/projectId: p-abc}}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: api, namespace: shop, labels: {app: api}}
-spec: {clusterIP: 10.96.0.42, ports: [{name: metrics, port: 8080, targetPort: 8080}]}
----
-apiVersion: v1
-kind: Endpoints
-metadata: {name: api, namespace: shop}
-subsets: [{addresses: [{ip: 10.244.1.7}], ports: [{name: metrics, port: 8080}]}]
----
-apiVersion: v1
-kind: Secret
-metadata: {name: api-ca, namespace: shop}
-stringData: {ca.crt: CA}
----
-apiVersion: monitoring.coreos.com/v1
-kind: ServiceMonitor
-metadata: {name: api, namespace: shop, labels: {monitoring.appscode.com/prometheus: federated}}
-spec:
-  selector: {matchLabels: {app: api}}
-  namespaceSelector: {matchNames: [shop]}
-  endpoints: [{port: metrics, tlsConfig: {ca: {secret: {name: api-ca, key: ca.crt}}}}]
 )");
+  f.create(read_text(source_dir() + "/sim/monitoring/fixtures/rancher/federated.yaml"));
   const std::string copies = "cattle-project-p-abc-monitoring";
   BOOST_TEST_REQUIRE(eventually([&] {
     return f.get("servicemonitors.monitoring.coreos.com", copies, "api") && f.get("services", copies, "api") &&

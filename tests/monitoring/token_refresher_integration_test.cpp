@@ -112,6 +112,22 @@ BOOST_AUTO_TEST_CASE(a_token_expiring_within_a_day_is_renewed_and_written_to_the
   for (const auto& s : secrets) BOOST_TEST(r.probe().last_error.find(s) == std::string::npos);
 }
 
+// The Secret's data is what wakes it (a Secret has no generation): the
+// refresher's keys removed (the chart applying the Secret again) renew again
+// at once, not at the timer a year later. Found by fault_plans_tokenrefresher_test.
+BOOST_AUTO_TEST_CASE(the_refreshers_keys_removed_are_renewed_again) {
+  rancher_fixture r;
+  r.seed("token-a", "PRIMARYSECRET", std::chrono::hours(23));
+  r.create_secret("token-a:PRIMARYSECRET");
+  BOOST_TEST_REQUIRE(eventually([&] { return !r.data("token.next").empty(); }));
+  const auto first = r.data("token.next");
+  r.f.patch({"", "v1", "Secret"}, op_ns, "ra", R"({"data":{"token.next":null,"token.state":null,"token.expiresAt":null}})");
+  BOOST_TEST_REQUIRE(eventually([&] { return !r.data("token.next").empty(); }), "not renewed again");
+  BOOST_TEST(r.data("token.next") != first);
+  BOOST_TEST(r.holds(r.data("token.next")));
+  BOOST_TEST(r.posts() == 2);
+}
+
 BOOST_AUTO_TEST_CASE(a_token_with_more_than_a_day_left_only_sets_the_timer) {
   rancher_fixture r;
   r.seed("token-a", "PRIMARYSECRET", std::chrono::hours(24 * 30));

@@ -29,6 +29,9 @@ struct world {
   std::function<std::optional<std::string>(const rt::child_write&)> fails;
   std::vector<std::string> log;
   std::uint64_t next_rv = 100;
+  // Runs once converge() has read the slots: another pass's writes its
+  // snapshot does not show (a create of such an object meets AlreadyExists).
+  std::function<void(world&)> after_sense;
 
   const k8s::object* find(std::string_view kind, std::string_view ns, std::string_view name) const {
     for (const auto& o : objects)
@@ -140,6 +143,7 @@ struct world {
   // Plans until a plan asks for nothing (or `max` rounds); the last plan.
   rt::order_plan converge(const rt::kind_declaration& k, std::string_view ns, std::string_view name, int max = 40) {
     auto s = sense(k, *find(k.gvk.kind, ns, name));
+    if (after_sense) after_sense(*this);
     for (int round = 0; round < max; ++round) {
       auto p = k.plan(s);
       if (p.writes.empty() && p.calls.empty()) {

@@ -69,6 +69,33 @@ BOOST_AUTO_TEST_CASE(already_terminating_stays_filtered) {
   BOOST_TEST(!cr_update_predicate(old, std::move(b2).freeze()));
 }
 
+// A kind without generation (a Secret: the TokenRefresher's order): its data
+// is what a generation would count. Found by fault_plans_tokenrefresher_test:
+// the refresher's keys removed from the Secret woke nothing, and it was
+// renewed no more (the next renewal timer a year away).
+BOOST_AUTO_TEST_CASE(a_content_change_of_a_kind_without_generation_passes) {
+  auto secret = [](const char* next, const char* rv) {
+    k8s::object_builder b{"v1", "Secret", "monitoring-operator", "ra"};
+    b.set_resource_version(rv);
+    b.set_string({"data", "token"}, "dG9rZW4=");
+    if (next) b.set_string({"data", "token.next"}, next);
+    return std::move(b).freeze();
+  };
+  const auto old = secret("bmV4dA==", "100");
+  BOOST_TEST(cr_update_predicate(old, secret(nullptr, "101")));     // a key removed
+  BOOST_TEST(cr_update_predicate(old, secret("b3RoZXI=", "101")));  // a value changed
+  BOOST_TEST(cr_update_predicate(secret(nullptr, "100"), old));     // a key added
+  BOOST_TEST(!cr_update_predicate(old, secret("bmV4dA==", "101"))); // resourceVersion only
+  auto b = old.edit();
+  b.add_finalizer("c5c3.io/x");  // metadata beyond labels and annotations: still filtered
+  BOOST_TEST(!cr_update_predicate(old, std::move(b).freeze()));
+  // A kind with a generation: a content change without a generation bump (its status) stays filtered.
+  auto g = base();
+  g.set_string({"status", "phase"}, "NotReady");
+  g.set_string({"extra"}, "x");
+  BOOST_TEST(cr_update_predicate(base().freeze(), std::move(g).freeze()) == false);
+}
+
 BOOST_AUTO_TEST_CASE(unknown_old_passes) {
   BOOST_TEST(cr_update_predicate(k8s::object{}, base().freeze()));
 }

@@ -120,8 +120,9 @@ runtime::order_plan plan_federation(const runtime::sense_snapshot& s) {
     // its copy of the ServiceMonitor went would name an owner that is gone.
     if (prom.terminating()) continue;
     // Each copy as the cache shows it, or as a create of it met it (AlreadyExists: a cache behind).
-    auto live = [&](std::string_view slot, const k8s::gvk& gvk, std::string_view name) {
-      return live_or_met(s, find(s.list(slot), prom.namespace_(), name), new_object(gvk, prom.namespace_(), name));
+    auto live = [&](std::string_view slot, const k8s::gvk& gvk, std::string_view name) -> const k8s::object* {
+      if (const auto* cached = find(s.list(slot), prom.namespace_(), name)) return cached;
+      return live_or_met(s, nullptr, new_object(gvk, prom.namespace_(), name));
     };
     const auto* copy = live(copies_slot, servicemonitor_gvk, s.key.name);
     run.maybe(fed::copy_servicemonitor(prom, s.order, fed::keep_namespaces(prom, s.list(namespaces_slot)), copy));

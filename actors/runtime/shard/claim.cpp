@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <optional>
 
 namespace c5c3::runtime::shard {
 
@@ -51,10 +50,10 @@ std::string claim_patch(const std::string& me, const std::string& resource_versi
 }
 
 namespace {
-// The recorded claims count: nullopt when absent, -1 when unreadable.
-std::optional<int> claims_of(const k8s::object& order) {
+// The recorded claims count: 0 when none is recorded, -1 when unreadable.
+int claims_of(const k8s::object& order) {
   auto v = order.annotation(claims_annotation);
-  if (!v) return std::nullopt;
+  if (!v) return 0;
   int n = 0;
   auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
   if (ec != std::errc() || end != v->data() + v->size() || n < 0) return -1;
@@ -63,7 +62,7 @@ std::optional<int> claims_of(const k8s::object& order) {
 }  // namespace
 
 int claims_after(const k8s::object& order) {
-  auto n = claims_of(order).value_or(0);
+  auto n = claims_of(order);
   if (n < 0) n = 1;
   if (!order.label(claim_label).value_or("").empty()) n = std::max(n, 1);  // claimed before counts began
   return n + 1;

@@ -344,9 +344,12 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         auto error = !reachable && s.reach->known() ? s.reach->last_failure() : s.last_error;
         return protocol::cluster_health{s.name, all_synced(s), s.reach->known(), reachable, std::move(error)};
       },
-      [=](protocol::rescope_request& r) {
+      [=](protocol::rescope_request& r) -> caf::result<protocol::ok_atom> {
         rescope(self, r.subscriber, r.scope);
-        return protocol::ok_atom::value;
+        if (!moving(self->state, r.subscriber.address())) return protocol::ok_atom::value;
+        auto rp = self->make_response_promise<protocol::ok_atom>();
+        self->state.rescope_waiters.emplace_back(r.subscriber.address(), rp);
+        return rp;
       },
       [=](protocol::unsubscribe_request& r) {
         auto& s = self->state;

@@ -29,6 +29,10 @@ struct directory_state {
 
 using self_ptr = caf::stateful_actor<directory_state>*;
 
+// How long a cluster actor may take to complete a rescope's moves (its new
+// informers' lists) before the directory answers the rescope with an error.
+constexpr auto rescope_answer_within = std::chrono::minutes(2);
+
 void answered(self_ptr self, bool management) {
   if (management) --self->state.subscribing;
 }
@@ -107,17 +111,34 @@ caf::behavior directory_actor(self_ptr self, caf::actor management) {
         st.watches.push_back(std::move(w));
         return protocol::ok_atom::value;
       },
-      [=](protocol::rescope_request& r) {
+      [=](protocol::rescope_request& r) -> caf::result<protocol::ok_atom> {
         auto& st = self->state;
         st.scopes[r.subscriber.address()] = r.scope;
         for (auto& w : st.watches)
           if (w.subscription.scoped && w.subscription.subscriber == r.subscriber) w.subscription.scope = r.scope;
-        auto pass_on = [self, &r](const caf::actor& cluster) {
-          self->request(cluster, caf::infinite, r).then([](protocol::ok_atom) {}, [](const caf::error&) {});
+        // Answered once every engaged cluster answered (each once its moves
+        // are complete); an error when one failed or did not answer in time.
+        struct fan_in {
+          caf::typed_response_promise<protocol::ok_atom> rp;
+          std::size_t left = 0;
+          bool ok = true;
+          void answered(bool good) {
+            ok = ok && good;
+            if (--left != 0) return;
+            if (ok)
+              rp.deliver(protocol::ok_atom::value);
+            else
+              rp.deliver(caf::make_error(caf::sec::request_timeout, "a cluster did not complete the rescope"));
+          }
+        };
+        auto f = std::make_shared<fan_in>(fan_in{self->make_response_promise<protocol::ok_atom>(), 1 + st.targets.size()});
+        auto pass_on = [self, &r, f](const caf::actor& cluster) {
+          self->request(cluster, rescope_answer_within, r)
+              .then([f](protocol::ok_atom) { f->answered(true); }, [f](const caf::error&) { f->answered(false); });
         };
         pass_on(st.management);
         for (const auto& [name, handle] : st.targets) pass_on(handle);
-        return protocol::ok_atom::value;
+        return f->rp;
       },
       [=](protocol::cluster_engaged& e) {
         auto& st = self->state;

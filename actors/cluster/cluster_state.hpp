@@ -24,6 +24,8 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace c5c3::cluster::detail {
 
@@ -113,6 +115,9 @@ struct cluster_state {
   std::map<informer_key, std::uint64_t> by_key;
   std::map<std::uint64_t, subscription> subs;
   std::uint64_t crd_informer = 0;
+  // Rescope requests answered once none of their subscriber's subscriptions
+  // is still moving (rescope.cpp).
+  std::vector<std::pair<caf::actor_addr, caf::response_promise>> rescope_waiters;
   bool stopping = false;  // told to exit: pending requests are failed, nothing retried or logged
 
   ~cluster_state() {
@@ -155,5 +160,9 @@ void rescope(self_ptr self, const caf::actor& subscriber, const std::string& sco
 void complete_moves(self_ptr self, std::uint64_t iid);
 // Drops the move of `sid` in progress, if any.
 void cancel_move(self_ptr self, std::uint64_t sid);
+// Whether a subscription of `subscriber` is still moving.
+bool moving(const cluster_state& st, const caf::actor_addr& subscriber);
+// Answers the rescope requests whose subscriber has nothing moving any more.
+void answer_rescopes(self_ptr self);
 
 }  // namespace c5c3::cluster::detail

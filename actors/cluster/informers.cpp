@@ -83,6 +83,7 @@ void attach(self_ptr self, std::uint64_t sid) {
 void detach(self_ptr self, std::uint64_t sid) {
   auto& st = self->state;
   cancel_move(self, sid);
+  answer_rescopes(self);
   auto& sub = st.subs.at(sid);
   if (sub.informer == 0) return;
   auto iid = sub.informer;
@@ -173,17 +174,22 @@ void on_informer_event(self_ptr self, inf_event& ev) {
 namespace {
 
 // The first synced informer of `gvk` covering `ns` that `fits`, an unscoped
-// one before a scoped one (a scoped cache holds only its share).
+// one before a scoped one (a scoped cache holds only its share), and of the
+// scoped ones the newest: the latest scope asked for (a rescope's informer
+// answers as soon as it has its list, though another subscriber still on the
+// old scope keeps that one running; scope_cover.hpp relies on it).
 template <class Fits>
 const informer_entry* first_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns, Fits fits) {
-  for (bool scoped : {false, true}) {
-    for (const auto& [id, e] : st.informers) {
-      if (!e.synced || !(e.key.gvk == gvk) || !e.key.field_selector.empty() || e.key.scope.empty() == scoped)
-        continue;
-      if (!e.key.namespace_.empty() && e.key.namespace_ != ns) continue;
-      if (fits(e)) return &e;
-    }
-  }
+  auto usable = [&](const informer_entry& e, bool scoped) {
+    if (!e.synced || !(e.key.gvk == gvk) || !e.key.field_selector.empty() || e.key.scope.empty() == scoped)
+      return false;
+    if (!e.key.namespace_.empty() && e.key.namespace_ != ns) return false;
+    return fits(e);
+  };
+  for (const auto& [id, e] : st.informers)
+    if (usable(e, false)) return &e;
+  for (auto it = st.informers.rbegin(); it != st.informers.rend(); ++it)
+    if (usable(it->second, true)) return &it->second;
   return nullptr;
 }
 

@@ -2,10 +2,14 @@
 // new scope's informer is started (or shared), and once it has its list each
 // moving subscription switches to it, its subscriber told only the difference
 // (scope_difference). Until then it stays on the old informer, synced, so
-// /readyz does not flap; a rescope arriving meanwhile replaces the move.
+// /readyz does not flap; a rescope arriving meanwhile replaces the move. The
+// request is answered once none of the subscriber's subscriptions is moving:
+// from then on its cache reads see the new scope.
 #include "actors/cluster/rescope.hpp"
 
 #include "actors/cluster/cluster_state.hpp"
+
+#include <algorithm>
 
 namespace c5c3::cluster {
 
@@ -110,8 +114,27 @@ void complete_moves(self_ptr self, std::uint64_t iid) {
   auto& st = self->state;
   auto it = st.informers.find(iid);
   if (it == st.informers.end()) return;
-  auto moving = it->second.pending;
-  for (auto sid : moving) move_now(self, sid, iid);
+  auto to_move = it->second.pending;
+  for (auto sid : to_move) move_now(self, sid, iid);
+  answer_rescopes(self);
+}
+
+bool moving(const cluster_state& st, const caf::actor_addr& subscriber) {
+  return std::any_of(st.subs.begin(), st.subs.end(), [&](const auto& s) {
+    return s.second.moving_to != 0 && s.second.req.subscriber.address() == subscriber;
+  });
+}
+
+void answer_rescopes(self_ptr self) {
+  auto& waiters = self->state.rescope_waiters;
+  for (auto it = waiters.begin(); it != waiters.end();) {
+    if (moving(self->state, it->first)) {
+      ++it;
+      continue;
+    }
+    it->second.deliver(protocol::ok_atom::value);
+    it = waiters.erase(it);
+  }
 }
 
 }  // namespace detail

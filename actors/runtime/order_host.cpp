@@ -47,6 +47,11 @@ bool host_state::wake_referencing(const k8s::object& obj, const k8s::object& old
 }
 
 void host_state::spawn(const order_key& key, const k8s::object& obj) {
+  if (hold(obj)) {
+    held.insert(key);
+    return;
+  }
+  held.erase(key);
   order_actor_config oc;
   oc.key = key;
   oc.pass = cfg.make_pass(key);
@@ -221,7 +226,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   self->set_down_handler([self](caf::down_msg& dm) { self->state.on_down(dm); });
   if (self->state.cfg.shard.enabled()) {
     self->state.gate = shard::gate(self->state.cfg.shard.me, self->state.cfg.order_kind);
-    self->state.scope = shard::watch_scope(self->state.cfg.shard.me, nullptr);
+    self->state.scope = shard::scope_of(self->state.cfg.shard.me, nullptr);
     if (self->state.cfg.shard.registry)
       self->state.sm = std::make_unique<shard::shard_metrics>(*self->state.cfg.shard.registry,
                                                               self->state.cfg.controller);

@@ -3,6 +3,7 @@
 // replica's share of the ready members.
 #include "actors/runtime/order_host_state.hpp"
 #include "actors/runtime/shard/claim_writer.hpp"
+#include "actors/runtime/shard/lease_state.hpp"
 #include "actors/runtime/shard/scope.hpp"
 #include "k8s/log.hpp"
 #include "protocol/subscription.hpp"
@@ -34,7 +35,11 @@ void host_state::act(const order_key& key, shard::decision d) {
       if (!o || !gate.begin_write(key)) return;
       std::string rv(o->resource_version());
       bool claim = d == shard::decision::claim;
-      auto patch = claim ? shard::claim_patch(gate.me(), rv, shard::claims_after(*o)) : shard::release_patch(rv);
+      // A claim of an order with a holder label takes it over from that
+      // holder (the gate claims only from one that is not ready) and says so.
+      auto patch = claim ? shard::claim_patch(gate.me(), rv, shard::claims_after(*o),
+                                              std::string(o->label(shard::claim_label).value_or("")))
+                         : shard::release_patch(rv);
       shard::write_claim(self, cfg.shard, cfg.order_kind, key, std::move(patch),
                          [this, key, claim, rv](const k8s::object& written, const std::string& refused) {
         gate.end_write(key);
@@ -70,13 +75,37 @@ void host_state::act(const order_key& key, shard::decision d) {
   }
 }
 
+// How long a rescope may take before the takeovers held for it run anyway
+// (reading the API server: the cover stays as wide as asked). An informer
+// that cannot list (a refusal) would otherwise hold them for good.
+constexpr auto rescope_wait = std::chrono::seconds(60);
+
 void host_state::rescope(const protocol::shard_view& v) {
   if (!cfg.shard.scope_watches || !v.self_ready || !cfg.shard.clusters) return;
-  auto next = shard::watch_scope(cfg.shard.me, &v);
+  auto next = shard::scope_of(cfg.shard.me, &v);
   if (next == scope) return;
   scope = next;
-  self->request(cfg.shard.clusters, caf::infinite, protocol::rescope_request{caf::actor_cast<caf::actor>(self), next})
-      .then([](protocol::ok_atom) {}, [](const caf::error&) {});
+  if (cfg.shard.cover) cfg.shard.cover->asked(next);
+  auto n = ++rescopes;
+  rescoping = true;
+  self->request(cfg.shard.clusters, rescope_wait,
+                protocol::rescope_request{caf::actor_cast<caf::actor>(self), next.selector()})
+      .then([this, n](protocol::ok_atom) { rescoped(n, true); }, [this, n](const caf::error&) { rescoped(n, false); });
+}
+
+void host_state::rescoped(std::uint64_t n, bool ok) {
+  if (n != rescopes) return;  // a later rescope is under way
+  rescoping = false;
+  if (ok && cfg.shard.cover) cfg.shard.cover->settled(scope);
+  auto waiting = std::move(held);
+  held.clear();
+  for (const auto& key : waiting) evaluate(key);
+}
+
+bool host_state::hold(const k8s::object& obj) const {
+  if (!rescoping || !cfg.shard.cover) return false;
+  auto from = shard::taken_over_from(obj, cfg.shard.me);
+  return !from.empty() && !cfg.shard.cover->shows(from);
 }
 
 void host_state::evaluate(const order_key& key) {

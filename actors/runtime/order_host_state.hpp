@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace c5c3::runtime::detail {
@@ -55,7 +56,14 @@ struct host_state {
   std::chrono::steady_clock::time_point view_changed;
   std::map<order_key, std::chrono::steady_clock::time_point> claimed;  // since the view change that moved it
   std::map<order_key, int> claim_failures;  // failed claims or releases in a row, per order
-  std::string scope;  // the watch scope last asked for (shard/scope.hpp)
+  shard::scope scope;  // the watch scope last asked for (shard/scope.hpp)
+  // Rescopes asked (protocol::rescope_request); the last is answered once
+  // every subscription moved. Until then a takeover whose previous holder's
+  // stamps the caches may still hide is held, not spawned: its first pass
+  // can then restamp from the cache (shard/scope_cover.hpp).
+  std::uint64_t rescopes = 0;
+  bool rescoping = false;
+  std::set<order_key> held;
 
   controller_metrics* m() const { return cfg.metrics.get(); }
 
@@ -81,6 +89,10 @@ struct host_state {
   // Scoped watches follow the ready members, but only while this replica's
   // own Lease is held (a stale view must not widen or narrow them).
   void rescope(const protocol::shard_view& v);
+  // The answer to rescope number `n` (`ok`: every move complete).
+  void rescoped(std::uint64_t n, bool ok);
+  // Whether the first pass of `obj`'s new actor should wait for the rescope.
+  bool hold(const k8s::object& obj) const;
 
   void evaluate(const order_key& key);
 

@@ -4,13 +4,15 @@
 // first pass reads its children from the API server and restamps the ones
 // another holder stamped, once; its later passes read the cache. The only
 // holder the order ever had (its claims count 1) reads the cache from the
-// first pass; a create refused as AlreadyExists (a child the scoped cache did
-// not show) makes the next pass read the server and restamp. Unsharded,
-// nothing of this happens.
+// first pass; its second holder restamps from the cache once the caches show
+// the stamps of the holder it took the order over from; a create refused as
+// AlreadyExists (a child the scoped cache did not show) makes the next pass
+// read the server and restamp. Unsharded, nothing of this happens.
 #include "actors/runtime/order_actor.hpp"
 #include "actors/runtime/runner/declaration.hpp"
 #include "actors/runtime/runner/runner.hpp"
 #include "actors/runtime/shard/lease_state.hpp"
+#include "actors/runtime/shard/scope_cover.hpp"
 #include "tests/rabbitmqvhost_actor/fake_world.hpp"
 #include "tests/runner/widget_kind.hpp"
 #include "tests/runtime/coordinator_fixture.hpp"
@@ -107,11 +109,12 @@ struct stamp_fixture : coordinator_fixture {
   }
   // The order as the claims left it: held by `holder` (none: "") after
   // `claims` claims (none: no count).
-  void held_by(const std::string& holder, const std::string& claims = "") {
+  void held_by(const std::string& holder, const std::string& claims = "", const std::string& previous = "") {
     k8s::object_builder b(*k8s::parse_json(R"({"apiVersion":"test.c5c3.io/v1","kind":"Widget",
       "metadata":{"name":"w","namespace":"tenant-a"},"spec":{"x":1}})"));
     if (!holder.empty()) b.set_label(rt::shard::claim_label, holder);
     if (!claims.empty()) b.set_annotation(rt::shard::claims_annotation, claims);
+    if (!previous.empty()) b.set_annotation(rt::shard::previous_annotation, previous);
     fake_store_put(*store, std::move(b).freeze(), false);
   }
   void pass() {
@@ -201,6 +204,40 @@ BOOST_FIXTURE_TEST_CASE(a_create_refused_as_existing_makes_the_next_pass_restamp
   writes = {"create made a", "patch kept a", "patch made a"};
   BOOST_TEST(seen().writes == writes, boost::test_tools::per_element());
   BOOST_TEST(holder("made") == "a");
+}
+
+// The second holder, which took the order over from b: its children carry
+// b's stamp or its own. When the caches show b's stamps (b is not ready and
+// the rescope that brought them into scope is complete) its first pass
+// restamps from the cache; while they may still hide them, from the server.
+BOOST_FIXTURE_TEST_CASE(a_takeover_restamps_from_the_cache_once_it_shows_the_previous_holder, stamp_fixture) {
+  struct row {
+    std::vector<std::string> ready;  // the view's ready members
+    bool settled;                    // the rescope to it complete
+    std::string unwatched;           // whose stamps the spy's cache hides
+    std::vector<std::string> lists;
+  };
+  for (const auto& r : {row{{"a", "c"}, true, "c", {"cache", "cache"}},
+                        row{{"a", "c"}, false, "b", {"server", "cache"}},
+                        row{{"a", "b", "c"}, true, "b", {"server", "cache"}}}) {
+    BOOST_TEST_CONTEXT("ready " << r.ready.size() << ", settled " << r.settled) {
+      stamp_fixture f;
+      f.seen().unwatched = r.unwatched;
+      auto cover = std::make_shared<rt::shard::scope_cover>(rt::shard::scope_of("a", nullptr));
+      protocol::shard_view v{r.ready, true, 1};
+      cover->asked(rt::shard::scope_of("a", &v));
+      if (r.settled) cover->settled(rt::shard::scope_of("a", &v));
+      f.deps.cover = cover;
+      f.deps.shard_name = "a";
+      f.held_by("a", "2", "b");
+      f.pass();
+      f.pass();
+      BOOST_TEST(f.seen().lists == r.lists, boost::test_tools::per_element());
+      std::vector<std::string> writes{"patch kept a", "create made a"};
+      BOOST_TEST(f.seen().writes == writes, boost::test_tools::per_element());
+      BOOST_TEST(f.holder("kept") == "a");
+    }
+  }
 }
 
 BOOST_FIXTURE_TEST_CASE(unsharded_nothing_is_stamped_or_read_from_the_server, stamp_fixture) {

@@ -7,6 +7,7 @@
 
 #include "actors/runtime/order_host.hpp"
 #include "actors/runtime/shard/lease_state.hpp"
+#include "actors/runtime/shard/scope_cover.hpp"
 #include "k8s/json.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/shard.hpp"
@@ -22,11 +23,16 @@ namespace {
 
 const k8s::gvk kind{"c5c3.io", "v1alpha1", "KeystoneUser"};
 
+// (release_atom): the fake cluster answers the rescope requests it holds.
+using release_atom = caf::atom_constant<caf::atom("release")>;
+
 // The patches the host wrote, in order (body text).
 struct write_log {
   std::vector<std::string> patches;
   k8s::object answer;
   std::vector<std::string> scopes;  // the rescope requests, in order
+  bool hold_rescopes = false;       // answer them only at release_atom (moves under way)
+  std::vector<caf::response_promise> held;
 };
 
 // The cluster directory and the management cluster in one: lookups answer
@@ -40,18 +46,28 @@ caf::behavior fake_cluster(caf::event_based_actor* self, std::shared_ptr<write_l
         if (!log->answer) return caf::make_error(caf::sec::runtime_error, "conflict");
         return log->answer;
       },
-      [log](protocol::rescope_request& r) {
+      [self, log](protocol::rescope_request& r) -> caf::result<protocol::ok_atom> {
         log->scopes.push_back(r.scope);
-        return protocol::ok_atom::value;
+        if (!log->hold_rescopes) return protocol::ok_atom::value;
+        auto rp = self->make_response_promise<protocol::ok_atom>();
+        log->held.emplace_back(rp);
+        return rp;
+      },
+      [log](release_atom) {
+        for (auto& rp : log->held) rp.deliver(protocol::ok_atom::value);
+        log->held.clear();
       },
   };
 }
 
-k8s::object order(const std::string& name, const std::string& rv, const std::string& holder) {
+k8s::object order(const std::string& name, const std::string& rv, const std::string& holder,
+                  const std::string& claims = "", const std::string& previous = "") {
   k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", name};
   b.set_resource_version(rv);
   b.set_int({"metadata", "generation"}, 1);
   if (!holder.empty()) b.set_label(shard::claim_label, holder);
+  if (!claims.empty()) b.set_annotation(shard::claims_annotation, claims);
+  if (!previous.empty()) b.set_annotation(shard::previous_annotation, previous);
   return std::move(b).freeze();
 }
 
@@ -69,6 +85,7 @@ struct shard_fixture : registry_holder, coordinator_fixture {
   std::shared_ptr<write_log> writes = std::make_shared<write_log>();
   caf::actor gate = keep(sys.spawn(gate_actor, "gate"));
   caf::actor cluster = keep(sys.spawn(fake_cluster, writes));
+  std::shared_ptr<shard::scope_cover> cover = std::make_shared<shard::scope_cover>(shard::scope_of("a", nullptr));
   caf::actor h;
 
   shard_fixture() {
@@ -80,6 +97,7 @@ struct shard_fixture : registry_holder, coordinator_fixture {
     auto l = log;
     hc.make_pass = [g, l](const order_key&) { return gated_pass(g, l); };
     hc.shard = {"a", caf::actor{}, cluster, "c5c3-operator", &reg};
+    hc.shard.cover = cover;
     h = keep(spawn_order_host(sys, std::move(hc)));
   }
   void view(std::vector<std::string> members, bool self_ready = true) {
@@ -110,11 +128,13 @@ struct shard_fixture : registry_holder, coordinator_fixture {
     return {v->IsString() ? v->GetString() : "", std::string(k8s::get_string(*d, {"metadata", "resourceVersion"}))};
   }
   // The claims count the i-th patch writes ("" : none, a release).
-  std::string claims(std::size_t i) {
+  std::string claims(std::size_t i) { return annotation(i, shard::claims_annotation); }
+  // The annotation `name` the i-th patch writes ("" : none, or removed).
+  std::string annotation(std::size_t i, const char* name) {
     BOOST_REQUIRE(i < writes->patches.size());
     auto d = k8s::parse_json(writes->patches[i]);
     BOOST_REQUIRE(d);
-    return std::string(k8s::get_string(*d, {"metadata", "annotations", shard::claims_annotation}));
+    return std::string(k8s::get_string(*d, {"metadata", "annotations", name}));
   }
 };
 
@@ -170,6 +190,41 @@ BOOST_FIXTURE_TEST_CASE(waits_for_a_ready_holder_and_takes_over_from_one_that_is
   event(event_type::added, order(owned_by({"a", "b"}, "b", 1), "8", "b"));
   BOOST_TEST(writes->patches.size() == 1u);
   BOOST_TEST(probe().live.empty());
+}
+
+// A takeover from a member that is no longer ready names it in the claim;
+// its actor starts once the rescope that brings the dead member's stamps
+// into this replica's caches is complete (the cluster actors answer the
+// rescope then), so its first pass can restamp from the cache.
+BOOST_FIXTURE_TEST_CASE(a_takeover_runs_once_the_rescope_shows_its_previous_holders_stamps, shard_fixture) {
+  view({"a", "b"});
+  BOOST_TEST(!cover->shows("b"));
+  writes->hold_rescopes = true;
+  view({"a"});  // b's Lease ran out: everything is in scope once the move is complete
+  BOOST_TEST(writes->held.size() == 1u);
+  auto name = owned_by({"a", "c"}, "a");  // a's alone and still when c joins
+  writes->answer = order(name, "8", "a", "2", "b");
+  event(event_type::added, order(name, "7", "b", "1"));
+  BOOST_REQUIRE_EQUAL(writes->patches.size(), 1u);
+  BOOST_TEST((patch(0) == std::pair<std::string, std::string>{"a", "7"}));
+  BOOST_TEST(claims(0) == "2");
+  BOOST_TEST(annotation(0, shard::previous_annotation) == "b");
+  BOOST_TEST(probe().live.empty());  // held: its caches may still hide b's stamps
+  BOOST_TEST(log->started == 0);
+  BOOST_TEST(!cover->shows("b"));
+  caf::anon_send(cluster, release_atom::value);
+  run();
+  BOOST_TEST(cover->shows("b"));
+  BOOST_TEST(probe().live.size() == 1u);
+  BOOST_TEST(log->started == 1);
+  // A fresh order is never held.
+  writes->hold_rescopes = true;
+  view({"a", "c"});
+  auto fresh = owned_by({"a", "c"}, "a", 1);
+  writes->answer = order(fresh, "10", "a", "1");
+  event(event_type::added, order(fresh, "9", ""));
+  BOOST_TEST(annotation(1, shard::previous_annotation).empty());
+  BOOST_TEST(probe().live.size() == 2u);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_ring_change_drains_the_pass_in_flight_before_the_release, shard_fixture) {

@@ -23,10 +23,11 @@ std::string key_owned_by(const ring& r, const std::string& want) {
 
 // An order held by `holder` ("" none) with the claims count `claims`
 // (nullptr: none recorded).
-k8s::object order(const std::string& holder, const char* claims) {
+k8s::object order(const std::string& holder, const char* claims, const char* previous = nullptr) {
   k8s::object_builder b("c5c3.io/v1alpha1", "RabbitMQVhost", "ns", "v");
   if (!holder.empty()) b.set_label(claim_label, holder);
   if (claims) b.set_annotation(claims_annotation, claims);
+  if (previous) b.set_annotation(previous_annotation, previous);
   return std::move(b).freeze();
 }
 
@@ -65,6 +66,32 @@ BOOST_AUTO_TEST_CASE(the_only_holder_is_the_holder_of_the_first_claim) {
   }
   BOOST_TEST(!only_holder(order("", "1"), ""));  // unsharded
   BOOST_TEST(!only_holder(k8s::object{}, "a"));  // no order
+}
+
+// The second holder knows whose stamps its children may carry: the holder it
+// took the order over from, the first. Any other holder does not.
+BOOST_AUTO_TEST_CASE(the_second_holder_knows_whom_it_took_the_order_over_from) {
+  struct row {
+    const char* holder;
+    const char* claims;
+    const char* previous;
+    std::string from;
+  };
+  for (auto [holder, claims, previous, from] :
+       {row{"a", "2", "b", "b"},
+        row{"a", "2", nullptr, ""},  // claimed after a release: the first holder may be ready
+        row{"a", "2", "", ""}, row{"a", "2", "a", ""},
+        row{"a", "3", "b", ""},  // a third holder: the first one's stamps may be there too
+        row{"a", "1", "b", ""}, row{"a", nullptr, "b", ""}, row{"a", "x", "b", ""},
+        row{"b", "2", "c", ""},  // somebody else holds it
+        row{"", "2", "b", ""}}) {
+    BOOST_TEST_CONTEXT("holder " << holder << ", claims " << (claims ? claims : "(none)") << ", previous "
+                                 << (previous ? previous : "(none)")) {
+      BOOST_TEST(taken_over_from(order(holder, claims, previous), "a") == from);
+    }
+  }
+  BOOST_TEST(taken_over_from(order("", "2", "b"), "").empty());  // unsharded
+  BOOST_TEST(taken_over_from(k8s::object{}, "a").empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_claim_backs_off_to_thirty_seconds) {
@@ -138,6 +165,12 @@ BOOST_AUTO_TEST_CASE(patches_carry_the_resource_version_precondition) {
   BOOST_TEST(k8s::get_string(*c, {"metadata", "resourceVersion"}) == "42");
   BOOST_TEST(k8s::get_string(*c, {"metadata", "labels", claim_label}) == "op-\"1");
   BOOST_TEST(k8s::get_string(*c, {"metadata", "annotations", claims_annotation}) == "3");
+  // An unclaimed order: no previous holder (a merge patch's null removes one).
+  const auto* none = k8s::find(*c, {"metadata", "annotations", previous_annotation});
+  BOOST_TEST((none && none->IsNull()));
+  auto t = k8s::parse_json(claim_patch("a", "42", 2, "b"));
+  BOOST_REQUIRE(t);
+  BOOST_TEST(k8s::get_string(*t, {"metadata", "annotations", previous_annotation}) == "b");
   auto r = k8s::parse_json(release_patch("43"));
   BOOST_REQUIRE(r);
   BOOST_TEST(k8s::get_string(*r, {"metadata", "resourceVersion"}) == "43");

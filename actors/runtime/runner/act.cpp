@@ -120,7 +120,7 @@ void issue_from(const run_ptr& r, std::shared_ptr<const order_plan> plan, std::s
           // Or a child the cache does not show (stamped by a holder whose
           // children this replica does not watch): the next pass reads the
           // children from the API server and restamps them.
-          if (r->children_unread) *r->children_unread = true;
+          if (r->restamp) *r->restamp = restamp_read::from_server;
           r->self()
               ->request(r->cluster_of(w.cluster), r->timeout(),
                         proto::get_request{proto::ref_of(w.body), proto::read_from::server})

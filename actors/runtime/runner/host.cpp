@@ -1,7 +1,7 @@
 #include "actors/runtime/runner/host.hpp"
 
 #include "actors/runtime/order_host.hpp"
-#include "actors/runtime/shard/scope.hpp"
+#include "actors/runtime/shard/scope_cover.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/control_plane.hpp"
 
@@ -44,6 +44,9 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
     opts.deps.orders =
         order_metrics::make(opts.registry ? *opts.registry : metrics::default_registry(), kind->controller);
   if (!opts.deps.fence) opts.deps.fence = opts.shard.fence;
+  if (opts.shard.enabled() && opts.shard.scope_watches && !opts.shard.cover)
+    opts.shard.cover = std::make_shared<shard::scope_cover>(shard::scope_of(opts.shard.me, nullptr));
+  if (!opts.deps.cover) opts.deps.cover = opts.shard.cover;
   if (opts.deps.shard_name.empty()) opts.deps.shard_name = opts.shard.me;
   order_host_config hc;
   hc.controller = kind->controller;

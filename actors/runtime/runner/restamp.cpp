@@ -1,9 +1,11 @@
 // The new holder's restamp (sharded, issue 17): an order actor's first pass
 // reads its children slots (and named slots of objects carrying the order's
 // labels: a delivered Secret in the order's namespace) from the API server,
-// not the cache, because the
-// replica's scoped children watch does not show children still stamped by the
-// order's previous holder; each such child is stamped with this replica's name
+// not the cache, because the replica's scoped children watch may not show
+// children still stamped by the order's previous holders; from the cache only
+// when it certainly does (run_state::restamp: the second holder, taken over
+// from a member whose stamps the caches show). Each such child is stamped
+// with this replica's name
 // (a merge patch with its resourceVersion as precondition, fenced and counted
 // like every write), and the answer is what the pass sees (and the memo keeps,
 // as if created: the cache shows it only once the watch catches up).
@@ -31,11 +33,12 @@ void note(const run_ptr& r, const caf::error& e) {
 void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
                       std::function<bool(const k8s::object&)> keep) {
   ++j->pending;
-  out.live = true;
+  bool live = *r->restamp == restamp_read::from_server || slot.uncached;
+  out.live = live;
   r->self()
-      ->request(r->cluster_of(slot.cluster), r->timeout(),
+      ->request(r->cluster_of(slot.cluster), live ? caf::duration(r->timeout()) : caf::duration(caf::infinite),
                 proto::list_request{slot.gvk, out.namespace_, order_selector(r->kind->keys, r->snap.key), "",
-                                    proto::read_from::server})
+                                    live ? proto::read_from::server : proto::read_from::cache})
       .then(
           [r, j, &slot, &out, keep](proto::object_list& l) {
             const auto& me = r->deps->shard_name;

@@ -17,6 +17,8 @@
 
 namespace c5c3::runtime::detail {
 
+enum class restamp_read { done, from_cache, from_server };
+
 struct run_state {
   pass_context ctx;
   std::shared_ptr<const kind_declaration> kind;
@@ -32,13 +34,15 @@ struct run_state {
   // What the writes of this pass answered, by object (the message of a plan
   // that does not settle compares against it).
   std::map<memo_key, k8s::object> answers;
-  // Sharded: true until one of the actor's passes has read every slot; until
-  // then its children slots are read from the API server and the children
-  // another holder stamped are restamped (restamp.cpp). False from the start
-  // when this replica is the order's only holder ever; true again after a
-  // create refused as AlreadyExists (a child the cache did not show). Null:
-  // not sharded.
-  std::shared_ptr<bool> children_unread;
+  // Sharded: how the actor's next pass reads its children slots (restamp.cpp).
+  // Until one of its passes has read every slot, they are read and the
+  // children another holder stamped are restamped: from the API server, or
+  // from the cache when this replica took the order over from the only
+  // holder before it and the caches show that holder's stamps. Done from the
+  // start when this replica is the order's only holder ever; from the API
+  // server again after a create refused as AlreadyExists (a child the cache
+  // did not show). Null: not sharded.
+  std::shared_ptr<restamp_read> restamp;
 
   explicit run_state(pass_context c) : ctx(std::move(c)) {}
   caf::event_based_actor* self() const { return ctx.self(); }
@@ -95,9 +99,12 @@ void fail(const run_ptr& r, const caf::error& e);
 
 // sense.cpp
 void start(const run_ptr& r);
-// restamp.cpp: a children slot (or a named slot of an object carrying the
-// order's labels: `keep` picks it) read from the API server, the objects
-// another holder stamped restamped with this replica's name (joined by `j`).
+// restamp.cpp: whether this pass reads its children to restamp them.
+inline bool restamping(const run_ptr& r) { return r->restamp && *r->restamp != restamp_read::done; }
+// A children slot (or a named slot of an object carrying the order's labels:
+// `keep` picks it) read from the API server or the cache (run_state::restamp),
+// the objects another holder stamped restamped with this replica's name
+// (joined by `j`).
 void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
                       std::function<bool(const k8s::object&)> keep = {});
 // act.cpp

@@ -2,6 +2,7 @@
 
 #include "actors/runtime/runner/run_state.hpp"
 #include "actors/runtime/shard/claim.hpp"
+#include "actors/runtime/shard/scope_cover.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -20,6 +21,18 @@ struct order_presence {
   }
 };
 
+// How a new actor's first pass reads its children (run_state::restamp): the
+// only holder the order ever had needs no restamp (no other replica stamped
+// any of its children); its second holder restamps from the cache when the
+// caches show the stamps of the holder it took the order over from; any
+// other restamps from the API server.
+detail::restamp_read first_read(const k8s::object& order, const runner_deps& deps) {
+  if (shard::only_holder(order, deps.shard_name)) return detail::restamp_read::done;
+  auto from = shard::taken_over_from(order, deps.shard_name);
+  if (!from.empty() && deps.cover && deps.cover->shows(from)) return detail::restamp_read::from_cache;
+  return detail::restamp_read::from_server;
+}
+
 }  // namespace
 
 std::chrono::steady_clock::time_point write_deadline(std::chrono::steady_clock::time_point now, caf::timespan timeout,
@@ -36,8 +49,8 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
   auto memo = std::make_shared<write_memo>(shared->memo_horizon);
   auto presence = std::make_shared<order_presence>();
   presence->metrics = shared->orders;
-  auto unread = shared->shard_name.empty() ? nullptr : std::make_shared<bool>(true);
-  return [kind, shared, memo, presence, unread](pass_context ctx) {
+  auto restamp = shared->shard_name.empty() ? nullptr : std::make_shared<detail::restamp_read>();
+  return [kind, shared, memo, presence, restamp](pass_context ctx) {
     bool first_pass = !presence->key;
     if (first_pass) presence->key = ctx.key();
     auto r = std::make_shared<detail::run_state>(std::move(ctx));
@@ -46,10 +59,8 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
     r->memo = memo;
     r->snap.key = r->ctx.key();
     const auto& cached = r->ctx.order();
-    // The only holder the order ever had needs no restamp on its first pass:
-    // no other replica stamped any of its children (claim.hpp's only_holder).
-    if (first_pass && unread && shard::only_holder(cached, shared->shard_name)) *unread = false;
-    r->children_unread = unread;
+    if (first_pass && restamp) *restamp = first_read(cached, *shared);
+    r->restamp = restamp;
     // The order as this actor's own last writes left it, when the cache lags
     // (the host hands every version of the order to the actor, so this needs
     // no coming back).

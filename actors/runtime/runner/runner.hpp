@@ -38,6 +38,10 @@
 
 namespace c5c3::runtime {
 
+namespace shard {
+class scope_cover;
+}
+
 struct runner_deps {
   caf::actor clusters;        // protocol/clusters.hpp directory
   caf::actor control_planes;  // the ControlPlane directory (kinds with admission)
@@ -55,6 +59,11 @@ struct runner_deps {
   // refused as AlreadyExists makes the next pass read and restamp so.
   // "" : not sharded.
   std::string shard_name;
+  // Sharded with scoped watches: whose stamps the host's caches show
+  // (shard/scope_cover.hpp). The second holder of an order, which took it
+  // over from a holder whose stamps they show (shard::taken_over_from),
+  // restamps from the cache on its first pass (null: from the API server).
+  std::shared_ptr<const shard::scope_cover> cover{};
   std::shared_ptr<sub_reconciler_metrics> instrumenter;  // null: none
   // Orders by Ready reason and rotation lag (order_metrics.hpp), fed as
   // passes settle and actors go away (null: none).

@@ -125,7 +125,7 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
     case read_mode::children:
       out.read = true;
       out.namespace_ = namespace_of(r, slot.ns);
-      if (r->children_unread && *r->children_unread) return read_and_restamp(r, j, slot, out);
+      if (restamping(r)) return read_and_restamp(r, j, slot, out);
       read_list(r, j, slot, out, order_selector(keys, key),
                 [&keys, key](const k8s::object& o) { return labelled_for(o, keys, key); });
       return;
@@ -161,7 +161,7 @@ void read_slot_now(const run_ptr& r, const join_ptr& j, const read_slot& slot) {
       };
       auto name = loc->name;
       auto pick = [name](const k8s::object& o) { return o.name() == name; };
-      if (slot.labelled && r->children_unread && *r->children_unread)
+      if (slot.labelled && restamping(r))
         read_and_restamp(r, inner, slot, out, pick);  // the first pass: restamped like the children
       else
         read_list(r, inner, slot, out, std::move(selector), pick);
@@ -208,7 +208,7 @@ void read_slots(const run_ptr& r, std::shared_ptr<std::set<std::string>> done) {
   }
   if (wave.empty()) {
     if (!r->read_error.empty()) return finish(r, pass_result::failed(r->who() + ": " + r->read_error));
-    if (r->children_unread) *r->children_unread = false;
+    if (r->restamp) *r->restamp = restamp_read::done;
     through_memo(r);
     return plan_and_act(r);
   }

@@ -43,10 +43,12 @@ std::string json_quoted(const std::string& s) {
 }
 }  // namespace
 
-std::string claim_patch(const std::string& me, const std::string& resource_version, int claims) {
+std::string claim_patch(const std::string& me, const std::string& resource_version, int claims,
+                        const std::string& previous) {
   return std::string("{\"metadata\":{\"resourceVersion\":") + json_quoted(resource_version) +
          ",\"labels\":{\"" + claim_label + "\":" + json_quoted(me) + "},\"annotations\":{\"" +
-         claims_annotation + "\":" + json_quoted(std::to_string(claims)) + "}}}";
+         claims_annotation + "\":" + json_quoted(std::to_string(claims)) + ",\"" + previous_annotation +
+         "\":" + (previous.empty() ? std::string("null") : json_quoted(previous)) + "}}}";
 }
 
 namespace {
@@ -70,6 +72,12 @@ int claims_after(const k8s::object& order) {
 
 bool only_holder(const k8s::object& order, const std::string& me) {
   return order && !me.empty() && order.label(claim_label).value_or("") == me && claims_of(order) == 1;
+}
+
+std::string taken_over_from(const k8s::object& order, const std::string& me) {
+  if (!order || me.empty() || order.label(claim_label).value_or("") != me || claims_of(order) != 2) return {};
+  auto previous = std::string(order.annotation(previous_annotation).value_or(""));
+  return previous == me ? std::string() : previous;
 }
 
 std::string release_patch(const std::string& resource_version) {

@@ -43,9 +43,11 @@ decision decide(const claim_input& in);
 
 // The merge patches of a claim and a release: the label, with the order's
 // resourceVersion as the precondition. A claim also writes the claims count
-// (lease_state.hpp's claims_annotation) `claims`, claims_after(order); a
-// release leaves it.
-std::string claim_patch(const std::string& me, const std::string& resource_version, int claims);
+// (lease_state.hpp's claims_annotation) `claims`, claims_after(order), and the
+// holder it takes the order over from, `previous` (previous_annotation; ""
+// removes it: the order was unclaimed); a release leaves both.
+std::string claim_patch(const std::string& me, const std::string& resource_version, int claims,
+                        const std::string& previous = {});
 std::string release_patch(const std::string& resource_version);
 
 // The claims count a claim of `order` writes: the recorded count plus one (0
@@ -58,6 +60,13 @@ int claims_after(const k8s::object& order);
 // the order is stamped by `me`, and a new actor of it needs no restamp
 // (runner/restamp.cpp): its first pass reads the cache like every other.
 bool only_holder(const k8s::object& order, const std::string& me);
+
+// The holder `me` took `order` over from when `me` is its second holder ever
+// (claims count 2, the claim label `me`, the previous holder recorded), else
+// "". Then every child of the order is stamped by that holder or by `me`: a
+// new actor of it restamps from the cache when the caches show that holder's
+// stamps (scope_cover.hpp), with no read of the API server.
+std::string taken_over_from(const k8s::object& order, const std::string& me);
 
 // How long after the n-th failed claim or release in a row (n >= 1) the order
 // is decided again: 250 ms, doubling, at most 30 s (a refusal that lasts, a

@@ -8,6 +8,7 @@
 #include "actors/runtime/metrics.hpp"
 #include "actors/runtime/shard/claim.hpp"
 #include "actors/runtime/shard/lease_fence.hpp"
+#include "actors/runtime/shard/scope_cover.hpp"
 #include "k8s/object.hpp"
 #include "protocol/order.hpp"
 #include "protocol/shard.hpp"
@@ -40,6 +41,10 @@ struct shard_options {
   // in which its own Lease is held. false (C5C3_SHARD_WATCH_ALL=1): every
   // replica watches everything.
   bool scope_watches = true;
+  // With scope_watches: whose stamps the host's caches show, kept by the host
+  // as it rescopes and read by its order actors' first passes (null: none
+  // kept; a takeover's first pass reads the API server).
+  std::shared_ptr<scope_cover> cover{};
   bool enabled() const { return !me.empty(); }
 };
 

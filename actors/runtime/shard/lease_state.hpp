@@ -26,6 +26,10 @@ inline constexpr const char* claim_label = "c5c3.io/shard";
 // with the claim label naming a replica says no other replica ever held the
 // order, so nothing of it carries another holder's stamp (claim.hpp).
 inline constexpr const char* claims_annotation = "c5c3.io/shard-claims";
+// The annotation on an order naming the holder a claim took it over from (a
+// claim of an unclaimed order removes it): with a claims count of 2, only that
+// holder and the claimant ever stamped its children (claim.hpp).
+inline constexpr const char* previous_annotation = "c5c3.io/shard-previous";
 
 enum class member_state { ready, expired, released };
 const char* to_string(member_state s);

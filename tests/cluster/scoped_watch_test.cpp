@@ -67,6 +67,20 @@ std::function<bool(const std::vector<note>&)> told(std::uint64_t sid, std::strin
   return [sid, expected](const std::vector<note>& log) { return events_of(log, sid) == expected; };
 }
 
+// ConfigMap lists answered 300 ms late: a new scope's informer lists meanwhile.
+void slow_lists(sim::apiserver& server) {
+  sim::fault_rule slow_list;
+  slow_list.verb = "list";
+  slow_list.resource = "configmaps";
+  slow_list.latency = 300ms;
+  server.add_fault(slow_list);
+}
+
+// The rescope of `self`'s subscriptions to every member's but b's.
+protocol::rescope_request not_b(caf::scoped_actor& self) {
+  return protocol::rescope_request{caf::actor{self}, "c5c3.io/shard notin (b)"};
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(scoped_watch)
@@ -95,7 +109,7 @@ BOOST_FIXTURE_TEST_CASE(a_rescope_tells_only_the_difference, cluster_fixture) {
   // Every member but b: told what entered (c1, u1), nothing about a1; synced all along.
   log.clear();
   BOOST_TEST_REQUIRE(static_cast<bool>(
-      ask<protocol::ok_atom>(self, protocol::rescope_request{caf::actor{self}, "c5c3.io/shard notin (b)"})));
+      ask<protocol::ok_atom>(self, not_b(self))));
   auto synced = ask<bool>(self, protocol::synced_atom::value);
   BOOST_TEST_REQUIRE(static_cast<bool>(synced));
   BOOST_TEST(*synced);
@@ -130,15 +144,11 @@ BOOST_FIXTURE_TEST_CASE(a_deletion_while_the_new_scope_lists_is_told_once, clust
   std::vector<note> log;
   auto sid = subscribe_to_a(*this, self, {{"a1", "a"}, {"a2", "a"}, {"c1", "c"}}, log);
   // The new scope's list is held back while a2 is deleted: the old watch tells it; the move does not again.
-  sim::fault_rule slow_list;
-  slow_list.verb = "list";
-  slow_list.resource = "configmaps";
-  slow_list.latency = 300ms;
-  server.add_fault(slow_list);
+  slow_lists(server);
   log.clear();
   // Asked by another actor: the answer comes once the move is complete.
   caf::scoped_actor asker{sys};
-  auto rescoped = asker->request(cluster, deadline, protocol::rescope_request{caf::actor{self}, "c5c3.io/shard notin (b)"});
+  auto rescoped = asker->request(cluster, deadline, not_b(self));
   BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
       self, protocol::delete_request{{configmap_kind, "default", "a2"}, "", "", protocol::propagation::background})));
   BOOST_TEST_REQUIRE(receive_until(self, log, told(sid, "-a2 +c1")));
@@ -157,15 +167,11 @@ BOOST_FIXTURE_TEST_CASE(a_rescope_is_answered_once_the_move_is_complete, cluster
   caf::scoped_actor self{sys};
   std::vector<note> log;
   auto sid = subscribe_to_a(*this, self, {{"a1", "a"}, {"c1", "c"}}, log);
-  sim::fault_rule slow_list;
-  slow_list.verb = "list";
-  slow_list.resource = "configmaps";
-  slow_list.latency = 300ms;
-  server.add_fault(slow_list);
+  slow_lists(server);
   log.clear();
   caf::scoped_actor asker{sys};
   bool answered = false;
-  asker->request(cluster, deadline, protocol::rescope_request{caf::actor{self}, "c5c3.io/shard notin (b)"})
+  asker->request(cluster, deadline, not_b(self))
       .receive([&](protocol::ok_atom) { answered = true; }, [&](caf::error&) {});
   BOOST_TEST_REQUIRE(answered);
   // What the move told is in the subscriber's mailbox already.

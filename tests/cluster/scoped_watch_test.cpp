@@ -108,8 +108,7 @@ BOOST_FIXTURE_TEST_CASE(a_rescope_tells_only_the_difference, cluster_fixture) {
 
   // Every member but b: told what entered (c1, u1), nothing about a1; synced all along.
   log.clear();
-  BOOST_TEST_REQUIRE(static_cast<bool>(
-      ask<protocol::ok_atom>(self, not_b(self))));
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<protocol::ok_atom>(self, not_b(self))));
   auto synced = ask<bool>(self, protocol::synced_atom::value);
   BOOST_TEST_REQUIRE(static_cast<bool>(synced));
   BOOST_TEST(*synced);

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace c5c3::k8s {
 
@@ -87,14 +88,18 @@ typename Inspector::result_type inspect(Inspector& f, write_options& x) {
   return f(caf::meta::type_name("c5c3::protocol::write_options"), x.field_manager, x.dry_run, x.deadline);
 }
 
+// `drop` (both requests): the fields the reader does without (canonical
+// field paths, k8s/projection.hpp); a projected informer's cache answers the
+// read only when it drops no other field.
 struct get_request {
   resource_ref ref;
   read_from source = read_from::cache;
+  std::vector<std::string> drop = {};
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, get_request& x) {
-  return f(caf::meta::type_name("c5c3::protocol::get_request"), x.ref, x.source);
+  return f(caf::meta::type_name("c5c3::protocol::get_request"), x.ref, x.source, x.drop);
 }
 
 // Selectors in their string forms ("a=b,c in (x)"; "metadata.name=x"), so the
@@ -106,12 +111,13 @@ struct list_request {
   std::string label_selector;
   std::string field_selector;
   read_from source = read_from::cache;
+  std::vector<std::string> drop = {};
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, list_request& x) {
   return f(caf::meta::type_name("c5c3::protocol::list_request"), x.gvk, x.namespace_,
-           x.label_selector, x.field_selector, x.source);
+           x.label_selector, x.field_selector, x.source, x.drop);
 }
 
 struct create_request {

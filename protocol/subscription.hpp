@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace c5c3::protocol {
 
@@ -35,6 +36,10 @@ namespace c5c3::protocol {
 // a replica's share of the orders, `c5c3.io/shard notin (b,c)`), while its
 // cache answers reads as if it held every object `label_selector` matches
 // (the subscriber asks only for what lies in its scope).
+// `drop`: the projection (field paths, k8s/projection.hpp) the informer's
+// cache and events leave out, canonical (sorted, unique); the informer is
+// shared only with subscriptions of the same projection, and its cache
+// answers only reads that do without every path of it (get_request::drop).
 struct subscribe_request {
   k8s::gvk gvk;
   std::string namespace_;
@@ -44,12 +49,13 @@ struct subscribe_request {
   std::string field_selector = {};
   bool scoped = false;
   std::string scope = {};
+  std::vector<std::string> drop = {};
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, subscribe_request& x) {
   return f(caf::meta::type_name("c5c3::protocol::subscribe_request"), x.gvk, x.namespace_,
-           x.label_selector, x.subscriber, x.optional, x.field_selector, x.scoped, x.scope);
+           x.label_selector, x.subscriber, x.optional, x.field_selector, x.scoped, x.scope, x.drop);
 }
 
 // Moves every scoped subscription of `subscriber` to `scope` ("" none). The

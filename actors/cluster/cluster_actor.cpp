@@ -2,6 +2,7 @@
 
 #include "actors/cluster/cluster_state.hpp"
 #include "actors/cluster/messages.hpp"
+#include "k8s/projection.hpp"
 #include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"
 #include "protocol/order.hpp"
@@ -228,7 +229,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       [=](protocol::get_request& r) {
         auto& s = self->state;
         if (r.source == protocol::read_from::cache) {
-          if (const auto* e = cache_for(s, r.ref.gvk, r.ref.namespace_, "")) {
+          if (const auto* e = cache_for(s, r.ref.gvk, r.ref.namespace_, "", k8s::canonical_paths(r.drop))) {
             const auto* o = e->cache.find(k8s::object_key{r.ref.namespace_, r.ref.name});
             if (!o) return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
             return caf::result<k8s::object>(*o);
@@ -243,8 +244,9 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         auto fields = k8s::field_selector::parse(r.field_selector);
         if (r.source == protocol::read_from::cache && fields) {
           auto request = k8s::label_selector::parse(r.label_selector);
-          const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector);
-          if (!e && request) e = covering_cache(s, r.gvk, r.namespace_, *request);
+          const auto accepted = k8s::canonical_paths(r.drop);
+          const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector, accepted);
+          if (!e && request) e = covering_cache(s, r.gvk, r.namespace_, *request, accepted);
           if (e && request) {
             protocol::object_list out;
             out.items = e->cache.list(r.namespace_, *request, *fields);
@@ -327,6 +329,13 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
       },
       [=](protocol::subscribe_request& r) {
         auto rp = self->make_response_promise();
+        // A projection that does not parse is refused (a declaration's bug).
+        std::string bad;
+        if (!k8s::parse_field_paths(r.drop, &bad)) {
+          rp.deliver(protocol::make_error(protocol::api_errc::invalid, "subscribe " + r.gvk.kind + ": " + bad));
+          return;
+        }
+        r.drop = k8s::canonical_paths(std::move(r.drop));
         auto sid = self->state.next_id++;
         if (r.subscriber && self->state.monitored.insert(r.subscriber.address()).second) self->monitor(r.subscriber);
         self->state.subs.emplace(sid, subscription{r, 0, false, false, 0});

@@ -143,13 +143,14 @@ void detach(self_ptr self, std::uint64_t sid);
 void ensure_crd_watch(self_ptr self);
 void on_informer_event(self_ptr self, inf_event& ev);
 // A synced informer whose cache answers a read of `gvk` in `ns` with `selector`
-// (an unscoped one preferred).
+// by a reader doing without the fields `accepted` (canonical: the informer's
+// projection drops none besides them; an unscoped one preferred).
 const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
-                                const std::string& selector);
+                                const std::string& selector, const std::vector<std::string>& accepted);
 // A synced informer whose cache holds every object a list with the narrower
-// `request` selects (informer_cache::covers; an unscoped one preferred).
+// `request` selects (informer_cache::covers; as above for `accepted`).
 const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
-                                     const k8s::label_selector& request);
+                                     const k8s::label_selector& request, const std::vector<std::string>& accepted);
 void drop_subscriber(self_ptr self, const caf::actor_addr& who);
 bool all_synced(const cluster_state& st);
 

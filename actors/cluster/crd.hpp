@@ -1,12 +1,13 @@
 // Pure helpers of the cluster actor: whether a CustomResourceDefinition
 // serves a kind (Established, the group and kind names, a served version),
-// and the informer key (kind, namespace, label selector, scope).
+// and the informer key (kind, namespace, label selector, scope, projection).
 #pragma once
 
 #include "k8s/object.hpp"
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace c5c3::cluster {
 
@@ -27,11 +28,12 @@ struct informer_key {
   std::string label_selector;
   std::string field_selector = {};  // non-empty: never answers cache reads
   std::string scope = {};           // non-empty: a scoped subscription's share
+  std::vector<std::string> drop = {};  // the projection (canonical): fields its cache leaves out
   friend bool operator<(const informer_key& a, const informer_key& b) {
     return std::tie(a.gvk.group, a.gvk.version, a.gvk.kind, a.namespace_, a.label_selector, a.field_selector,
-                    a.scope) <
+                    a.scope, a.drop) <
            std::tie(b.gvk.group, b.gvk.version, b.gvk.kind, b.namespace_, b.label_selector, b.field_selector,
-                    b.scope);
+                    b.scope, b.drop);
   }
   friend bool operator==(const informer_key& a, const informer_key& b) { return !(a < b) && !(b < a); }
 };

@@ -4,6 +4,7 @@
 // following their CRD, the events passed on, and which cache answers a read.
 #include "actors/cluster/cluster_state.hpp"
 #include "actors/cluster/rescope.hpp"
+#include "k8s/projection.hpp"
 
 #include <algorithm>
 
@@ -32,8 +33,16 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   opts.label_selector = scoped_selector(key.label_selector, key.scope);
   opts.field_selector = key.field_selector;
   // Nothing here reads managedFields (SSA writes do not need them): caches and
-  // events go without.
-  opts.transform = k8s::strip_managed_fields;
+  // events go without. A projected watch's objects go without its fields too
+  // (checked at subscribe: key.drop parses).
+  auto paths = k8s::parse_field_paths(key.drop).value_or(std::vector<k8s::field_path>{});
+  if (paths.empty()) {
+    opts.transform = k8s::strip_managed_fields;
+  } else {
+    opts.transform = [paths = std::move(paths)](const k8s::object& o) {
+      return k8s::project(k8s::strip_managed_fields(o), paths);
+    };
+  }
   informer_entry e;
   e.key = key;
   e.cache = informer_cache(key.label_selector);
@@ -57,7 +66,8 @@ void stop_if_unused(self_ptr self, std::uint64_t iid) {
 
 informer_key key_of(const subscription& sub) {
   const auto& r = sub.req;
-  return informer_key{r.gvk, r.namespace_, r.label_selector, r.field_selector, r.scoped ? r.scope : std::string()};
+  return informer_key{r.gvk, r.namespace_, r.label_selector, r.field_selector, r.scoped ? r.scope : std::string(),
+                      k8s::canonical_paths(r.drop)};
 }
 
 void attach(self_ptr self, std::uint64_t sid) {
@@ -173,17 +183,20 @@ void on_informer_event(self_ptr self, inf_event& ev) {
 
 namespace {
 
-// The first synced informer of `gvk` covering `ns` that `fits`, an unscoped
+// The first synced informer of `gvk` covering `ns` that `fits` and drops
+// nothing the reader needs (its projection within `accepted`), an unscoped
 // one before a scoped one (a scoped cache holds only its share), and of the
 // scoped ones the newest: the latest scope asked for (a rescope's informer
 // answers as soon as it has its list, though another subscriber still on the
 // old scope keeps that one running; scope_cover.hpp relies on it).
 template <class Fits>
-const informer_entry* first_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns, Fits fits) {
+const informer_entry* first_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
+                                  const std::vector<std::string>& accepted, Fits fits) {
   auto usable = [&](const informer_entry& e, bool scoped) {
     if (!e.synced || !(e.key.gvk == gvk) || !e.key.field_selector.empty() || e.key.scope.empty() == scoped)
       return false;
     if (!e.key.namespace_.empty() && e.key.namespace_ != ns) return false;
+    if (!k8s::drops_within(e.key.drop, accepted)) return false;
     return fits(e);
   };
   for (const auto& [id, e] : st.informers)
@@ -196,13 +209,14 @@ const informer_entry* first_cache(const cluster_state& st, const k8s::gvk& gvk, 
 }  // namespace
 
 const informer_entry* cache_for(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
-                                const std::string& selector) {
-  return first_cache(st, gvk, ns, [&](const informer_entry& e) { return e.key.label_selector == selector; });
+                                const std::string& selector, const std::vector<std::string>& accepted) {
+  return first_cache(st, gvk, ns, accepted,
+                     [&](const informer_entry& e) { return e.key.label_selector == selector; });
 }
 
 const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gvk, const std::string& ns,
-                                     const k8s::label_selector& request) {
-  return first_cache(st, gvk, ns, [&](const informer_entry& e) { return e.cache.covers(request); });
+                                     const k8s::label_selector& request, const std::vector<std::string>& accepted) {
+  return first_cache(st, gvk, ns, accepted, [&](const informer_entry& e) { return e.cache.covers(request); });
 }
 
 // A subscriber died: its subscriptions go (an informer nobody uses stops).

@@ -13,7 +13,7 @@ import re
 import subprocess
 
 RULES = [  # (subsystem, markers), first match wins
-    ("informer objects: RapidJSON documents (watch, list)", ["parse_watch_event", "list_page"]),
+    ("informer objects: RapidJSON documents (watch, list)", ["parse_watch_event", "list_page", "k8s::project("]),
     ("write answers (decoded responses a pass or the memo holds)", ["decode_object"]),
     ("write memo", ["write_memo"]),
     ("cluster cache label/field indexes", ["index_labels", "index_fields", "label_index_for"]),

@@ -3,8 +3,10 @@
 // and the PushSecret pushed by hand (as the reference's unit tests do), and
 // the order converges from nothing to Delivered, rotates on a declared
 // generation, and ends the grace period; a converged pass writes nothing.
+#include "actors/c5c3/rabbitmqvhost/declaration.hpp"
 #include "actors/c5c3/rabbitmqvhost/pass.hpp"
 #include "actors/c5c3/scaffold/crypto.hpp"
+#include "k8s/projection.hpp"
 #include "tests/c5c3/rabbitmqvhost_world.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -24,6 +26,10 @@ class fake_world {
   object default_user = default_user_secret();
   time_point now = t0();
   int writes_issued = 0;
+  // The plan sees the children as the kind's projected informers keep them
+  // (declaration.hpp, issue 19); every write issued, described.
+  bool projected = false;
+  std::vector<std::string> write_log;
 
   explicit fake_world(std::string_view spec)
       : order(vhost_order_object("tenant-a", "orders", spec)), random_(counting_random()) {}
@@ -31,7 +37,14 @@ class fake_world {
   // One pass: plan, act, and let the simulated controllers react.
   vhost::pass_plan pass() {
     auto plan = vhost::plan_pass(snapshot());
-    for (auto& w : plan.writes) act(w);
+    for (auto& w : plan.writes) {
+      // What reaches the API server: a delete sends its object's uid as the
+      // precondition, any other write its body.
+      write_log.push_back(w.describe() + " " + (w.verb == orders::write_verb::delete_
+                                                    ? "uid " + std::string(w.body.uid())
+                                                    : k8s::to_json(w.body.json())));
+      act(w);
+    }
     writes_issued += static_cast<int>(plan.writes.size());
     auto b = order.edit();
     if (plan.add_finalizer) b.add_finalizer(vhost::finalizer);
@@ -75,10 +88,20 @@ class fake_world {
  private:
   using key = std::pair<std::string, std::string>;
 
+  // What the kind's informer of `kind` keeps of `o`.
+  object view(std::string_view kind, const object& o) const {
+    if (!projected) return o;
+    std::vector<std::string> drop = kind == "User"         ? vhost::user_drop()
+                                    : kind == "PushSecret" ? vhost::push_secret_drop()
+                                    : kind == "Secret"     ? vhost::secret_drop()
+                                                           : vhost::topology_drop();
+    return k8s::project(o, *k8s::parse_field_paths(drop));
+  }
+
   std::vector<object> list(std::string_view kind) const {
     std::vector<object> out;
     for (auto& [k, o] : store_)
-      if (k.first == kind && o.namespace_() == "openstack") out.push_back(o);
+      if (k.first == kind && o.namespace_() == "openstack") out.push_back(view(kind, o));
     return out;
   }
 
@@ -94,7 +117,9 @@ class fake_world {
     s.permissions = list("Permission");
     s.secrets = list("Secret");
     s.push_secrets = list("PushSecret");
-    s.delivered_secret = get("Secret", "orders-credentials");
+    const object* delivered = get("Secret", "orders-credentials");
+    delivered_view_ = delivered ? view("Secret", *delivered) : object{};
+    s.delivered_secret = delivered ? &delivered_view_ : nullptr;
     s.now = now;
     s.random = random_;
     return s;
@@ -130,23 +155,38 @@ class fake_world {
         }
         b.set_int({"metadata", "generation"}, gen);
         b.set_string({"metadata", "uid"}, "uid-" + k.second);
+        b.set_string({"metadata", "creationTimestamp"}, "2026-11-30T00:00:00Z");
         store_[k] = std::move(b).freeze();
         return;
       }
     }
   }
 
-  // The topology operator and ESO, reporting by hand.
+  // The topology operator and ESO, reporting by hand, with the fields of
+  // theirs no step reads (what the kind's projections drop).
   void controllers() {
     for (auto& [k, o] : store_) {
       if (k.first == "Vhost" || k.first == "User" || k.first == "Permission") {
         o = topology_ready(o, o.generation());
+        auto b = o.edit();
+        b.add_finalizer("deletion.finalizers.rabbitmq.com");
+        for (auto& c : k8s::member(*k8s::member(b.doc(), "status"), "conditions")->GetArray())
+          c.AddMember(k8s::make_string("lastTransitionTime", b.alloc()),
+                      k8s::make_string("2026-11-30T00:00:00Z", b.alloc()), b.alloc());
+        if (k.first == "User") {
+          b.set_string({"status", "username"}, "generated");
+          b.set_string({"status", "credentials", "name"}, "generated-credentials");
+        }
+        o = std::move(b).freeze();
       } else if (k.first == "PushSecret") {
         auto version = std::to_string(o.generation()) + "-" +
                        orders::sha256_hex(k8s::to_json(*o.get({"metadata", "annotations"}))).substr(0, 8);
         if (o.get_string({"status", "syncedResourceVersion"}) != version) {
           auto b = with_condition(o, "Ready", true).edit();
           b.set_string({"status", "syncedResourceVersion"}, version);
+          b.set_string({"status", "refreshTime"}, "2026-11-30T00:00:00Z");
+          b.set_string({"status", "syncedPushSecrets", "SecretStore/openbao-tenant-store", "key"}, version);
+          b.add_finalizer("pushsecret.externalsecrets.io/finalizer");
           o = std::move(b).freeze();
         }
       }
@@ -154,6 +194,7 @@ class fake_world {
   }
 
   std::map<key, object> store_;
+  object delivered_view_;
   orders::random_source random_;
 };
 
@@ -236,6 +277,50 @@ BOOST_AUTO_TEST_CASE(a_deleted_order_sweeps_everything_and_releases_its_finalize
   for (auto kind : {"Vhost", "User", "Permission", "PushSecret", "Secret"}) {
     BOOST_TEST_CONTEXT(kind) { BOOST_TEST(w.count(kind) == 0u); }
   }
+}
+
+// The whole life of an order (converge, a declared generation, the grace
+// period, a due rotation, deletion), returning the final order.
+object whole_life(fake_world& w) {
+  w.converge();
+  w.now += 1h;
+  w.set_spec("passwordGeneration", 2);
+  w.converge();
+  w.now += 25h;
+  w.converge();
+  w.now += 720h;
+  w.converge();
+  w.order = terminating(w.order);
+  w.converge();
+  return w.order;
+}
+
+BOOST_AUTO_TEST_CASE(the_projected_children_plan_as_the_whole_ones) {
+  fake_world whole(spec);
+  fake_world projected(spec);
+  projected.projected = true;
+  const object a = whole_life(whole);
+  const object b = whole_life(projected);
+  BOOST_TEST(whole.write_log.size() > 20u);
+  BOOST_TEST_REQUIRE(projected.write_log.size() == whole.write_log.size());
+  for (std::size_t i = 0; i < whole.write_log.size(); ++i)
+    BOOST_TEST(projected.write_log[i] == whole.write_log[i], "write " << i);  // the same writes, in the same order
+  BOOST_TEST(a.to_json() == b.to_json());
+  for (auto kind : {"Vhost", "User", "Permission", "PushSecret", "Secret"}) {
+    BOOST_TEST_CONTEXT(kind) { BOOST_TEST(projected.count(kind) == 0u); }
+  }
+  // The view really lacks what the projections drop.
+  fake_world v(spec);
+  v.projected = true;
+  v.converge();
+  BOOST_TEST_REQUIRE(v.get("PushSecret", "orders-32606a5f-vhost-backup") != nullptr);
+  const object& push = *v.get("PushSecret", "orders-32606a5f-vhost-backup");
+  BOOST_TEST(push.get({"status", "syncedPushSecrets"}) != nullptr);  // the store keeps it
+  auto seen = k8s::project(push, *k8s::parse_field_paths(vhost::push_secret_drop()));
+  BOOST_TEST(!seen.get({"status", "syncedPushSecrets"}));
+  BOOST_TEST(!seen.has_finalizer("pushsecret.externalsecrets.io/finalizer"));
+  BOOST_TEST(seen.conditions().front().last_transition_time.empty());
+  BOOST_TEST(!seen.get_string({"status", "syncedResourceVersion"}).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 //
 // CAF's normal scheduler; every wait polls the emulator's state with a bound,
 // never asserting a wall-clock time.
+#include "actors/c5c3/rabbitmqvhost/declaration.hpp"
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/cluster/target_registry.hpp"
 #include "protocol/api_error.hpp"
@@ -103,6 +104,34 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
     auto text = reg.render();
     BOOST_TEST(text.find(R"(c5c3_sub_reconciler_results_total{controller="rabbitmqvhost",sub_reconciler="RabbitMQVhostDelivery",condition_type="DeliveryReady",status="True",reason="Delivered"})") != std::string::npos);
     BOOST_TEST(text.find(R"(sub_reconciler="RabbitMQVhostProvision",condition_type="VhostReady",status="True",reason="VhostProvisioned")") != std::string::npos);
+  }
+
+  BOOST_TEST_CONTEXT("the children's informers keep them projected (declaration.hpp), the API server whole") {
+    caf::scoped_actor self{sys};
+    auto read = [&](const k8s::gvk& kind, std::vector<std::string> drop) {
+      protocol::list_request r{kind, "", "c5c3.io/rabbitmqvhost-name=app", "", protocol::read_from::cache};
+      r.drop = std::move(drop);
+      protocol::object_list out;
+      self->request(management, 10s, r).receive([&](protocol::object_list& l) { out = std::move(l); },
+                                                [&](caf::error& e) { BOOST_FAIL(protocol::describe(e)); });
+      BOOST_TEST_REQUIRE(out.items.size() == 1u);
+      return out.items.front();
+    };
+    auto push = read(vh::push_secret_gvk(), vh::push_secret_drop());
+    auto live =
+        server.get_object("pushsecrets.external-secrets.io", std::string(push.namespace_()), std::string(push.name()));
+    BOOST_TEST(live.get({"status", "syncedPushSecrets"}) != nullptr);
+    BOOST_TEST(!live.creation_timestamp().empty());
+    BOOST_TEST(!push.get({"status", "syncedPushSecrets"}));  // so from the cache
+    BOOST_TEST(push.creation_timestamp().empty());
+    BOOST_TEST(!push.get_string({"status", "syncedResourceVersion"}).empty());
+    BOOST_TEST(push.find_condition("Ready").has_value());
+    auto vhost_child = read(vh::vhost_gvk(), vh::topology_drop());
+    BOOST_TEST(vhost_child.finalizers().empty());
+    BOOST_TEST(vhost_child.generation() == 1);
+    // A read that needs every field is not answered from the projected cache.
+    auto whole = read(vh::push_secret_gvk(), {});
+    BOOST_TEST(whole.get({"status", "syncedPushSecrets"}) != nullptr);
   }
 
   BOOST_TEST_CONTEXT("a converged order makes zero API requests") {

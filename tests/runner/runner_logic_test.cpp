@@ -267,6 +267,32 @@ BOOST_AUTO_TEST_CASE(the_watches_a_declaration_implies) {
   for (std::size_t i = 0; i < w.size(); ++i) BOOST_TEST((w[i] == want[i]), "watch " << i);
 }
 
+BOOST_AUTO_TEST_CASE(a_watch_drops_only_what_every_read_merged_into_it_does_without) {
+  rt::kind_declaration k;
+  k.gvk = {"c5c3.io", "v1alpha1", "Thing"};
+  k.keys = {"c5c3.io/thing-name", "c5c3.io/thing-namespace", "c5c3.io/thing-cluster"};
+  auto secrets = rt::children("secrets", {"", "v1", "Secret"}, k.keys, false);
+  secrets.drop = {"metadata.creationTimestamp", "metadata.annotations", "metadata.creationTimestamp"};
+  auto delivered = rt::named("delivered", {"", "v1", "Secret"}, {}, k.keys.name);
+  delivered.drop = {"metadata.creationTimestamp", "status.x"};
+  auto pushes = rt::children("pushes", {"external-secrets.io", "v1alpha1", "PushSecret"}, k.keys);
+  pushes.drop = {"status.syncedPushSecrets"};
+  auto maps = rt::children("maps", {"", "v1", "ConfigMap"}, k.keys);
+  maps.drop = {"data"};
+  k.reads = {secrets, delivered, pushes, maps};
+  // Another watch of the ConfigMaps (a wake rule): the maps' watch keeps everything.
+  k.watches.push_back({{"", "v1", "ConfigMap"}, k.keys.name, rt::cluster_role::management, true});
+  auto w = rt::watches_of(k);
+  BOOST_TEST_REQUIRE(w.size() == 4u);
+  BOOST_TEST(w[0].drop.empty());  // the order kind
+  BOOST_TEST(w[1].gvk.kind == "Secret");
+  BOOST_TEST(w[1].drop == (std::vector<std::string>{"metadata.creationTimestamp"}));
+  BOOST_TEST(w[2].gvk.kind == "PushSecret");
+  BOOST_TEST(w[2].drop == (std::vector<std::string>{"status.syncedPushSecrets"}));
+  BOOST_TEST(w[3].gvk.kind == "ConfigMap");
+  BOOST_TEST(w[3].drop.empty());
+}
+
 BOOST_AUTO_TEST_CASE(an_order_selector_a_watched_namespace_uncached_reads_and_wake_rules) {
   rt::kind_declaration k;
   k.gvk = {"monitoring.coreos.com", "v1", "ServiceMonitor"};

@@ -54,16 +54,38 @@ void waiting_of(const pass_plan& p, const pass_snapshot& s, rt::order_plan& out)
 
 }  // namespace
 
+std::vector<std::string> topology_drop() {
+  return {"metadata.creationTimestamp", "metadata.finalizers", "status.conditions[].lastTransitionTime"};
+}
+
+std::vector<std::string> user_drop() {
+  auto d = topology_drop();
+  d.insert(d.end(), {"status.credentials", "status.username"});
+  return d;
+}
+
+std::vector<std::string> push_secret_drop() {
+  auto d = topology_drop();
+  d.insert(d.end(), {"status.refreshTime", "status.syncedPushSecrets"});
+  return d;
+}
+
+std::vector<std::string> secret_drop() { return {"metadata.creationTimestamp"}; }
+
 std::vector<rt::read_slot> reads() {
   const auto k = keys();
-  std::vector<rt::read_slot> out{
-      rt::children("vhosts", vhost_gvk(), k),
-      rt::children("users", user_gvk(), k),
-      rt::children("permissions", permission_gvk(), k),
-      rt::children("push_secrets", push_secret_gvk(), k),
-      rt::children("secrets", secret_gvk(), k, false),
+  auto projected = [](rt::read_slot s, std::vector<std::string> drop) {
+    s.drop = std::move(drop);
+    return s;
   };
-  out.push_back(delivered_secret_slot(k, credentials_secret_suffix));
+  std::vector<rt::read_slot> out{
+      projected(rt::children("vhosts", vhost_gvk(), k), topology_drop()),
+      projected(rt::children("users", user_gvk(), k), user_drop()),
+      projected(rt::children("permissions", permission_gvk(), k), topology_drop()),
+      projected(rt::children("push_secrets", push_secret_gvk(), k), push_secret_drop()),
+      projected(rt::children("secrets", secret_gvk(), k, false), secret_drop()),
+  };
+  out.push_back(projected(delivered_secret_slot(k, credentials_secret_suffix), secret_drop()));
 
   out.push_back(rt::named(
       "rabbitmq_cluster", rabbitmq_cluster_gvk(),

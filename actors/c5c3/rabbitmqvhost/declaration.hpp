@@ -11,6 +11,23 @@
 // refused), and for a live order the RabbitmqCluster the ControlPlane names,
 // its default-user Secret (the cluster operator's part-of label; the API
 // server when not labelled) and the secret store.
+//
+// Projections (issue 19, read_slot::drop): the children's informers leave out
+// what no step of the kind reads. The children are written by server-side
+// apply and merge patches of the plan's own fields (never an object read back
+// whole), compared by their applied fields (spec, labels, annotations), and
+// read for generation, status.observedGeneration, the Ready condition's
+// status, reason and message, the push hash annotations and
+// status.syncedResourceVersion, the controller reference, uid and
+// resourceVersion (memo, deletes) and deletionTimestamp. So Vhost, User,
+// Permission and PushSecret go without creationTimestamp, finalizers (the
+// topology and ESO operators'), their conditions' lastTransitionTime; a User
+// without status.credentials and status.username; a PushSecret without
+// status.syncedPushSecrets and status.refreshTime. The Secrets are written back
+// by update (PUT) from what the cache shows (scaffold/order_secret.cpp copies
+// data, labels, annotations, type, resourceVersion): they lose only
+// creationTimestamp. The order itself (its status is a PUT of the cached
+// object) and the ControlPlane, RabbitmqCluster and stores stay whole.
 #pragma once
 
 #include "actors/c5c3/rabbitmqvhost/pass.hpp"
@@ -31,6 +48,12 @@ k8s::gvk rabbitmq_cluster_gvk();
 k8s::gvk secret_gvk();
 // The selector of the cluster operator's Secrets (the default-user Secret).
 std::string rabbitmq_secret_selector();
+
+// The projections of the children slots (above).
+std::vector<std::string> topology_drop();     // Vhost, Permission
+std::vector<std::string> user_drop();         // User
+std::vector<std::string> push_secret_drop();  // PushSecret
+std::vector<std::string> secret_drop();       // Secret (children and the delivered one)
 
 // The read slots, and plan_pass's snapshot from what they answered.
 std::vector<runtime::read_slot> reads();

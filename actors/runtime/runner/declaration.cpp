@@ -1,5 +1,7 @@
 #include "actors/runtime/runner/declaration.hpp"
 
+#include "k8s/projection.hpp"
+
 #include <algorithm>
 
 namespace c5c3::runtime {
@@ -69,16 +71,19 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
   std::vector<derived_watch> out;
   // A field-scoped watch (one object) is never merged with another.
   auto add = [&out](const k8s::gvk& gvk, const std::string& selector, bool every, bool optional,
-                    const std::string& ns, const std::string& field = {}, bool scoped = false) {
+                    const std::string& ns, const std::string& field = {}, bool scoped = false,
+                    const std::vector<std::string>& drop = {}) {
+    auto dropped = k8s::canonical_paths(drop);
     for (auto& w : out) {
       if (field.empty() && w.gvk == gvk && w.selector == selector && w.namespace_ == ns && w.field_selector.empty()) {
         w.every_cluster = w.every_cluster || every;
         w.optional = w.optional && optional;
         w.shard_scoped = w.shard_scoped && scoped;
+        w.drop = k8s::common_paths(w.drop, dropped);
         return;
       }
     }
-    out.push_back({gvk, selector, every, optional, ns, field, scoped});
+    out.push_back({gvk, selector, every, optional, ns, field, scoped, std::move(dropped)});
   };
   add(k.gvk, k.order_selector, true, true, k.order_namespace,
       k.order_name.empty() ? std::string() : "metadata.name=" + k.order_name, k.order_name.empty());
@@ -86,7 +91,8 @@ std::vector<derived_watch> watches_of(const kind_declaration& k) {
     // The order's own children (and named reads of them through the same
     // informer) carry the holder's stamp.
     bool children = r.mode == read_mode::children || (r.labelled && r.selector == k.keys.name);
-    if (!r.uncached) add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace, {}, children);
+    if (!r.uncached)
+      add(r.gvk, r.selector, r.cluster == cluster_role::order, r.optional, r.watch_namespace, {}, children, r.drop);
   }
   for (const auto& ref : k.referenced_by) add(ref.gvk, "", true, true, "");
   for (const auto& ref : k.references) add(ref.gvk, "", true, true, "");

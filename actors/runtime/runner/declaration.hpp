@@ -88,6 +88,15 @@ struct read_slot {
   // manager's uncached reader): Secrets a pass needs, without caching every
   // Secret of the cluster.
   bool uncached = false;
+  // The projection (issue 19): field paths (k8s/projection.hpp,
+  // `status.conditions[].lastTransitionTime`) the slot's informer may leave
+  // out of its cache, because no plan, predicate, wake rule, memo comparison,
+  // status check or write of the kind reads them (the applied fields a plan
+  // compares stay, and so does everything of an object it writes back whole:
+  // an update, or a merge patch with an array of it). The slot's reads accept
+  // objects without them; a watch merged from several reads drops only what
+  // every one of them does without (watches_of).
+  std::vector<std::string> drop = {};
 };
 
 // An extra watch feeding the host (cross-kind references, ...), beside those
@@ -173,7 +182,8 @@ read_slot listed(std::string id, k8s::gvk gvk, std::string selector, namespace_r
 // reads; watch_namespace scoping it), every referencing and referenced kind
 // on every cluster (optional), and the extra ones, without duplicates (a
 // selector watched on both roles becomes one watch of every cluster; scoped
-// only when every read merged into it may be).
+// only when every read merged into it may be; projected only by what every
+// read merged into it drops, and not at all when another watch merges into it).
 struct derived_watch {
   k8s::gvk gvk;
   std::string selector;
@@ -185,6 +195,9 @@ struct derived_watch {
   // kind's watch and the children slots' watches, unless another read needs
   // every object of it (a kind reading its own peers).
   bool shard_scoped = false;
+  // The fields its informer leaves out (canonical): what every read merged
+  // into it does without.
+  std::vector<std::string> drop = {};
   friend bool operator==(const derived_watch&, const derived_watch&) = default;
 };
 std::vector<derived_watch> watches_of(const kind_declaration& k);

@@ -19,7 +19,7 @@ void registrar(caf::event_based_actor* self, caf::actor host, std::shared_ptr<co
                runner_deps deps, shard::shard_options sh) {
   const bool scoping = sh.enabled() && sh.scope_watches;
   for (const auto& w : watches_of(*kind)) {
-    protocol::watch_request req{{w.gvk, w.namespace_, w.selector, host, w.optional, w.field_selector},
+    protocol::watch_request req{{w.gvk, w.namespace_, w.selector, host, w.optional, w.field_selector, false, {}, w.drop},
                                 w.every_cluster ? protocol::watch_scope::every_cluster
                                                 : protocol::watch_scope::management};
     if (scoping && w.shard_scoped) {

@@ -38,7 +38,7 @@ void read_and_restamp(const run_ptr& r, const join_ptr& j, const read_slot& slot
   r->self()
       ->request(r->cluster_of(slot.cluster), live ? caf::duration(r->timeout()) : caf::duration(caf::infinite),
                 proto::list_request{slot.gvk, out.namespace_, order_selector(r->kind->keys, r->snap.key), "",
-                                    live ? proto::read_from::server : proto::read_from::cache})
+                                    live ? proto::read_from::server : proto::read_from::cache, slot.drop})
       .then(
           [r, j, &slot, &out, keep](proto::object_list& l) {
             const auto& me = r->deps->shard_name;

@@ -80,7 +80,8 @@ void read_list(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_
   if (slot.uncached) out.live = true;
   r->self()
       ->request(r->cluster_of(slot.cluster), read_timeout(r, source_of(slot)),
-                proto::list_request{slot.gvk, out.namespace_, std::move(selector), std::move(fields), source_of(slot)})
+                proto::list_request{slot.gvk, out.namespace_, std::move(selector), std::move(fields), source_of(slot),
+                                    slot.drop})
       .then(
           [j, &out, keep](proto::object_list& l) {
             for (auto& o : l.items)
@@ -100,7 +101,7 @@ void read_one(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_r
   ++j->pending;
   r->self()
       ->request(r->cluster_of(slot.cluster), read_timeout(r, from),
-                proto::get_request{{slot.gvk, out.namespace_, out.name}, from})
+                proto::get_request{{slot.gvk, out.namespace_, out.name}, from, slot.drop})
       .then(
           [j, &out](k8s::object& o) {
             out.items = {std::move(o)};

@@ -92,6 +92,10 @@ struct tokenrefresher_scenario : faults::backend_scenario {
              [this] {
                patch(mon::secret_gvk, operator_ns, auth_secret,
                      R"({"data":{"token.next":null,"token.state":null,"token.expiresAt":null}})");
+               // A second edit right after (the chart's next apply labels it): the removal's successor, so a
+               // plan dropping the removal's event leaves one the refresher sees; its event may reach the
+               // refresher after the answer of its own patch, which the API server applied on top of it.
+               patch(mon::secret_gvk, operator_ns, auth_secret, R"({"metadata":{"labels":{"applied":"again"}}})");
              },
              [this] { return not_renewed(2); }},
             {"delete", [this] { remove(mon::secret_gvk, operator_ns, auth_secret); },

@@ -306,8 +306,8 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
           }
           st.delivered.emplace_back(u.order.resource_version());
         }
-        self->state.order = std::move(u.order);
-        if (u.wake) self->state.wake();
+        st.order = std::move(u.order);
+        if (u.wake) st.wake();
       },
       [self](protocol::wake_atom) { self->state.wake(); },
       [self](const protocol::timer_tick& t) { self->state.on_tick(t); },

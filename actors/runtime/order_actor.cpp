@@ -33,6 +33,12 @@ struct order_state {
   bool stopping = false;
   bool wake_pending = false;
   k8s::object order;
+  // The versions of the order delivered since the last pass began
+  // (pass_context::delivered), at most `delivered_kept`; `delivered_lost`:
+  // some older ones were dropped.
+  static constexpr std::size_t delivered_kept = 32;
+  std::vector<std::string> delivered;
+  bool delivered_lost = false;
   std::uint64_t pass_number = 0;
   std::uint64_t passes_finished = 0;
   std::uint64_t idle_ticks = 0;
@@ -126,6 +132,10 @@ struct order_state {
     slot->wall_clock = cfg.options.wall_clock;
     slot->key = cfg.key;
     slot->order = order;
+    slot->delivered = std::move(delivered);
+    slot->delivered_all = !delivered_lost;
+    delivered.clear();
+    delivered_lost = false;
     slot->number = pass_number;
     slot->on_finish = [this](std::uint64_t n, pass_result r) { finish_pass(n, std::move(r)); };
     slot->writes = writes;
@@ -288,8 +298,16 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
   st.cfg = std::move(cfg);
   return {
       [self](protocol::order_update& u) {
-        self->state.order = std::move(u.order);
-        if (u.wake) self->state.wake();
+        auto& st = self->state;
+        if (u.order) {
+          if (st.delivered.size() == order_state::delivered_kept) {
+            st.delivered.erase(st.delivered.begin());
+            st.delivered_lost = true;
+          }
+          st.delivered.emplace_back(u.order.resource_version());
+        }
+        st.order = std::move(u.order);
+        if (u.wake) st.wake();
       },
       [self](protocol::wake_atom) { self->state.wake(); },
       [self](const protocol::timer_tick& t) { self->state.on_tick(t); },

@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace c5c3::runtime {
 
@@ -78,6 +79,12 @@ struct pass_slot {
   wall_clock_fn wall_clock;
   protocol::order_key key;
   k8s::object order;
+  // The resourceVersions of every order version the host delivered since the
+  // actor's previous pass began (oldest first), and whether that is all of
+  // them (the actor keeps a few dozen; false also when no order actor
+  // keeps an account).
+  std::vector<std::string> delivered;
+  bool delivered_all = false;
   std::uint64_t number = 0;
   bool open = true;
   std::function<void(std::uint64_t, pass_result)> on_finish;
@@ -95,6 +102,13 @@ class pass_context {
   // The order as the host last delivered it when the pass started (empty if
   // the actor was woken before any order object reached it).
   const k8s::object& order() const { return slot_->order; }
+  // The resourceVersions of the order the host delivered since the actor's
+  // previous pass began, oldest first (the host hands every version to the
+  // actor in the order its informer delivered them, so the last is
+  // order()'s), and whether the list is complete (false: some are missing,
+  // or no account was kept).
+  const std::vector<std::string>& delivered() const { return slot_->delivered; }
+  bool delivered_all() const { return slot_->delivered_all; }
   // The actor clock: virtual time under the test coordinator.
   caf::actor_clock::time_point now() const { return slot_->self->clock().now(); }
   // Wall-clock time (RFC 3339 timestamps, expiry): the system clock unless the

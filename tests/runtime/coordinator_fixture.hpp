@@ -142,6 +142,9 @@ struct pass_log {
   int finished = 0;
   std::vector<protocol::order_key> keys;  // one per pass start
   std::vector<k8s::object> orders;        // the order each pass saw
+  // The versions delivered since the previous pass began, as each pass was told (and whether all).
+  std::vector<std::vector<std::string>> delivered;
+  std::vector<bool> delivered_all;
 };
 
 // A pass that asks the gate and ends with whatever result the test releases.
@@ -152,6 +155,8 @@ inline runtime::pass_fn gated_pass(caf::actor gate, std::shared_ptr<pass_log> lo
     log->max_running = std::max(log->max_running, log->running);
     log->keys.push_back(ctx.key());
     log->orders.push_back(ctx.order());
+    log->delivered.push_back(ctx.delivered());
+    log->delivered_all.push_back(ctx.delivered_all());
     ctx.self()
         ->request(gate, caf::infinite, hold_atom::value, ctx.key())
         .then(

@@ -35,6 +35,14 @@ namespace {
 // The resourceVersion of `w`'s object as the pass sees it ("" when absent).
 std::string seen_version(const run_ptr& r, const child_write& w) {
   if (w.verb == write_verb::delete_ || w.verb == write_verb::update) return std::string(w.body.resource_version());
+  // The order itself (a label or data patch): the version the plan saw. As
+  // "" the memo took the write for a create, which no cached version of the
+  // order chains from.
+  const auto& o = r->snap.order;
+  const auto& k = r->snap.key;
+  if (o && r->cluster_name(w.cluster) == k.cluster && w.kind() == r->kind->gvk.kind &&
+      w.body.gvk().group == r->kind->gvk.group && w.name() == k.name && w.body.namespace_() == k.namespace_)
+    return std::string(o.resource_version());
   for (const auto& slot : r->kind->reads) {
     auto it = r->snap.slots.find(slot.id);
     if (it == r->snap.slots.end() || slot.cluster != w.cluster) continue;
@@ -308,7 +316,7 @@ pass_result result_of(const run_ptr& r, const order_plan& plan) {
   auto requeue = plan.requeue;
   // A pass that saw its own writes through the memo comes back once the
   // caches must have caught up.
-  if (r->memo->used()) {
+  if (r->memo->used() || r->order_ahead) {
     auto h = r->memo->horizon();
     requeue = requeue ? std::min(*requeue, h) : h;
   }

@@ -20,7 +20,7 @@ void write_memo::deleted(const memo_key& k, std::string before_rv, std::string u
   // its uid as much as a delete does: none of them can lose it.
   if (uid.empty() && answer && answer.terminating()) uid = std::string(answer.uid());
   auto& chain = entries_[k];
-  chain.push_back({std::move(before_rv), std::move(answer), at, std::move(uid)});
+  chain.push_back({std::move(before_rv), std::move(answer), at, std::move(uid), entry::delivery::untold});
   // A chain longer than a pass can write is of no use: keep the newest.
   while (chain.size() > 8) chain.erase(chain.begin());
   if (size() > capacity_) {
@@ -42,6 +42,23 @@ void write_memo::expire(time_point now) {
   }
 }
 
+void write_memo::delivered(const memo_key& k, const std::vector<std::string>& versions, bool complete) {
+  // The last version delivered before this account: a write that changed
+  // nothing answers the version it met, which may be that one (never a
+  // version delivered before it: none was newer when the write was sent).
+  auto& last = last_delivered_[k];
+  auto it = entries_.find(k);
+  if (it != entries_.end()) {
+    for (auto& e : it->second) {
+      if (e.state == entry::delivery::seen || !e.answer) continue;
+      const auto rv = e.answer.resource_version();
+      const bool among = rv == last || std::find(versions.begin(), versions.end(), rv) != versions.end();
+      e.state = complete && !among ? entry::delivery::awaited : entry::delivery::seen;
+    }
+  }
+  if (!versions.empty()) last = versions.back();
+}
+
 k8s::object write_memo::latest(const memo_key& k, const k8s::object& cached, time_point now) {
   expire(now);
   auto it = entries_.find(k);
@@ -58,6 +75,22 @@ k8s::object write_memo::latest(const memo_key& k, const k8s::object& cached, tim
     if (del != chain.rend()) {
       first = std::prev(del.base());
       behind_delete = true;
+    }
+  }
+  if (first == chain.end() && cached) {
+    // No write replaced the cached version, but the informer has not
+    // delivered the newest answer yet (of the same object): the cached
+    // version came before it in the watch stream, so it is older (somebody
+    // else's write between the read and a merge patch, say).
+    const auto& newest = chain.back();
+    if (newest.state == entry::delivery::awaited && newest.answer &&
+        newest.answer.resource_version() != cached.resource_version() &&
+        (cached.uid().empty() || newest.answer.uid().empty() || cached.uid() == newest.answer.uid())) {
+      auto view = newest.answer;
+      chain.erase(chain.begin(), std::prev(chain.end()));
+      used_ = true;
+      ahead_ = true;
+      return view;
     }
   }
   if (first == chain.end()) {

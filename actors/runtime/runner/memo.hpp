@@ -10,9 +10,14 @@
 // entry is spent once the cache shows a version it does not chain from (the
 // cache caught up, or somebody else wrote), except a delete's while the cache
 // shows its object without a deletionTimestamp (older than the delete: see
-// deleted()), and every entry is dropped after
-// `horizon`, so a memo can never hide a change for longer than that. A pass
-// that relied on an entry comes back after the horizon (used()).
+// deleted()), and except the newest answer of an object whose every
+// delivered version the memo is told (delivered()) while the informer has
+// not delivered it yet: one watch stream delivers versions in the order they
+// were written, so whatever it delivered before the answer is older than it
+// (the order object, whose every version its host hands to the actor).
+// Every entry is dropped after `horizon`, so a memo can never hide a change
+// for longer than that. A pass that relied on an entry comes back after the
+// horizon (used()).
 #pragma once
 
 #include "k8s/object.hpp"
@@ -58,6 +63,18 @@ class write_memo {
   // relist served before it); the object is never deleted twice.
   void deleted(const memo_key& k, std::string before_rv, std::string uid, k8s::object answer, time_point at);
 
+  // The versions of `k` the informer delivered (oldest first) since the
+  // last call, or since before any write the memo holds of `k` was sent;
+  // `complete`: every one (false: some may be missing, and the memo
+  // orders none of them). An answer among them has been delivered: a
+  // version the cache shows later that does not chain from it is newer (the
+  // cache caught up, or somebody else wrote after it). While the newest
+  // answer of `k` is not among them, a version the cache shows that it
+  // does not chain from was delivered before it, and is older: latest()
+  // gives the answer (ahead()). Only an object told this way is ordered;
+  // the others keep to equality.
+  void delivered(const memo_key& k, const std::vector<std::string>& versions, bool complete);
+
   // What a pass should see of `k`, given the cache's `cached` (empty:
   // absent): the newest answer chained from it, or `cached` itself. Spent
   // entries are dropped.
@@ -74,7 +91,15 @@ class write_memo {
   // Whether a read since the last reset() returned something the cache does
   // not show yet (the pass should come back once the cache caught up).
   bool used() const { return used_; }
-  void reset_used() { used_ = false; }
+  // Whether a read since the last reset() gave an answer over a version the
+  // informer delivered before it (delivered()). Such a view holds until the
+  // answer is delivered, which a relist past it (a 410, a new scope) may
+  // never do: the pass should come back after the horizon.
+  bool ahead() const { return ahead_; }
+  void reset_used() {
+    used_ = false;
+    ahead_ = false;
+  }
   std::chrono::nanoseconds horizon() const { return horizon_; }
   std::size_t size() const;
 
@@ -86,6 +111,10 @@ class write_memo {
     // A delete's (or an answer being deleted): the uid of the object, any
     // version of which without a deletionTimestamp is older than the entry.
     std::string deleted_uid;
+    // What delivered() said of the answer: nothing yet (`k` not told),
+    // not delivered so far by a complete account, or delivered (or maybe:
+    // an incomplete account).
+    enum class delivery : unsigned char { untold, awaited, seen } state = delivery::untold;
   };
   void expire(time_point now);
 
@@ -95,7 +124,10 @@ class write_memo {
   // whose first block alone is 512 bytes (bench/README.md, the write memo at
   // the convergence's peak).
   std::map<memo_key, std::vector<entry>> entries_;
+  // Of each object told by delivered(): the last version delivered.
+  std::map<memo_key, std::string> last_delivered_;
   bool used_ = false;
+  bool ahead_ = false;
 };
 
 }  // namespace c5c3::runtime

@@ -26,6 +26,10 @@ struct run_state {
   std::shared_ptr<write_memo> memo;
   sense_snapshot snap;
   k8s::object started_with;  // the order as the pass started (order_metrics)
+  // The order seen through an answer of this actor's over an older version
+  // the cache shows (write_memo::ahead): the pass comes back after the
+  // memo's horizon.
+  bool order_ahead = false;
   caf::actor management;
   caf::actor order_cluster;
   std::set<std::string> read_live;  // named slots read from the API server this pass

@@ -61,10 +61,19 @@ pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_de
     const auto& cached = r->ctx.order();
     if (first_pass && restamp) *restamp = first_read(cached, *shared);
     r->restamp = restamp;
-    // The order as this actor's own last writes left it, when the cache lags
-    // (the host hands every version of the order to the actor, so this needs
-    // no coming back).
-    r->snap.order = cached ? memo->latest(memo_key_of(r->snap.key.cluster, cached), cached, r->ctx.now()) : cached;
+    // The order as this actor's own last writes left it, when the cache lags.
+    // The host hands every version of the order to the actor, in the order
+    // its informer delivered them: the memo is told each, so a version
+    // delivered before its own write's answer is older than the answer
+    // (somebody else's edit the write was applied on top of), and this needs
+    // no coming back, unless the view rests on that order (ahead(): a relist
+    // may skip the answer's version).
+    if (cached) {
+      auto k = memo_key_of(r->snap.key.cluster, cached);
+      memo->delivered(k, r->ctx.delivered(), r->ctx.delivered_all());
+      r->snap.order = memo->latest(k, cached, r->ctx.now());
+      r->order_ahead = memo->ahead();
+    }
     r->started_with = r->snap.order;
     memo->reset_used();
     // A terminating order without the kind's finalizer has nothing left of

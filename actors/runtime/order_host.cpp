@@ -47,11 +47,6 @@ bool host_state::wake_referencing(const k8s::object& obj, const k8s::object& old
 }
 
 void host_state::spawn(const order_key& key, const k8s::object& obj) {
-  if (hold(obj)) {
-    held.insert(key);
-    return;
-  }
-  held.erase(key);
   order_actor_config oc;
   oc.key = key;
   oc.pass = cfg.make_pass(key);

@@ -18,7 +18,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <vector>
 
 namespace c5c3::runtime::detail {
@@ -58,12 +57,8 @@ struct host_state {
   std::map<order_key, int> claim_failures;  // failed claims or releases in a row, per order
   shard::scope scope;  // the watch scope last asked for (shard/scope.hpp)
   // Rescopes asked (protocol::rescope_request); the last is answered once
-  // every subscription moved. Until then a takeover whose previous holder's
-  // stamps the caches may still hide is held, not spawned: its first pass
-  // can then restamp from the cache (shard/scope_cover.hpp).
+  // every subscription moved, and then settles cfg.shard.cover.
   std::uint64_t rescopes = 0;
-  bool rescoping = false;
-  std::set<order_key> held;
 
   controller_metrics* m() const { return cfg.metrics.get(); }
 
@@ -91,8 +86,6 @@ struct host_state {
   void rescope(const protocol::shard_view& v);
   // The answer to rescope number `n` (`ok`: every move complete).
   void rescoped(std::uint64_t n, bool ok);
-  // Whether the first pass of `obj`'s new actor should wait for the rescope.
-  bool hold(const k8s::object& obj) const;
 
   void evaluate(const order_key& key);
 

@@ -30,13 +30,6 @@ struct grafana_fixture : mon_fixture {
             sim::monitoring::grafana_options{"admin", "admin", {{grafana_key, 1, "Admin"}}})),
         grafana("grafana", grafana_core, tls()) {
     grafana.start();
-    monitoring::controllers_options co;
-    co.clusters = directory;
-    co.registry = &registry;
-    co.actor_options.backoff_max = std::chrono::milliseconds(300);
-    co.service_timeout = service_timeout;
-    co.flags.requeue_after_duration = std::chrono::milliseconds(300);
-    controllers = monitoring::spawn_grafana(sys, std::move(co));
     auto url = "https://localhost:" + std::to_string(grafana.port());
     create("apiVersion: v1\nkind: Namespace\nmetadata: {name: monitoring}\n---\n"
            "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\n"
@@ -47,6 +40,16 @@ struct grafana_fixture : mon_fixture {
            "spec:\n  type: Grafana\n  clientConfig: {url: \"" + url + "\", caBundle: " +
            k8s::base64_encode(grafana.ca_pem()) + "}\n  secret: {name: default-grafana-auth}\n"
            "  parameters: {apiVersion: openviz.dev/v1alpha1, kind: GrafanaConfiguration, datasource: ds-1}\n");
+    // The controllers start once the AppBinding is stored, so their first
+    // list holds it: a dashboard made at once does not fail first with "no
+    // default Grafana appbinding found." (a Warning event of its own).
+    monitoring::controllers_options co;
+    co.clusters = directory;
+    co.registry = &registry;
+    co.actor_options.backoff_max = std::chrono::milliseconds(300);
+    co.service_timeout = service_timeout;
+    co.flags.requeue_after_duration = std::chrono::milliseconds(300);
+    controllers = monitoring::spawn_grafana(sys, std::move(co));
   }
 
   ~grafana_fixture() {

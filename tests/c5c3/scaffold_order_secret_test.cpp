@@ -68,6 +68,21 @@ BOOST_AUTO_TEST_CASE(read_modify_write_table) {
     auto e = orders::ensure_order_secret(ref(), spec(), &empty, counting_random());
     BOOST_TEST(e.data.at("password").size() == 43u);
   }
+  BOOST_TEST_CONTEXT("the update keeps the owners and finalizers others put on the Secret") {
+    auto owned = live.edit();
+    owned.add_owner_reference({"v1", "ConfigMap", "holder", "uid-holder", false, false});
+    owned.add_finalizer("backup.example.com/keep");
+    auto held = std::move(owned).freeze();
+    auto u = orders::ensure_order_secret(ref(), spec(), &held, counting_random());
+    BOOST_TEST((u.ensure.action == orders::ensure_action::apply));
+    const auto refs = u.ensure.write->body.owner_references();
+    BOOST_TEST_REQUIRE(refs.size() == 1u);
+    BOOST_TEST(refs[0].uid == "uid-holder");
+    BOOST_TEST(u.ensure.write->body.has_finalizer("backup.example.com/keep"));
+    // Nothing else to change: the owners and finalizers alone are no reason to write.
+    auto again = orders::ensure_order_secret(ref(), spec(), &u.ensure.write->body, counting_random());
+    BOOST_TEST((again.ensure.action == orders::ensure_action::unchanged));
+  }
   BOOST_TEST_CONTEXT("a Secret of that name the order did not create is refused") {
     auto foreign = make_secret("openstack", "orders-32606a5f-vhost-password-v1", {{"password", "theirs"}});
     auto f = orders::ensure_order_secret(ref(), spec(), &foreign, counting_random());

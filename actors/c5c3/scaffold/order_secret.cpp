@@ -48,6 +48,11 @@ order_secret_decision ensure_order_secret(const order_ref& o, const order_secret
     for (auto& [k, v] : live->labels()) b.set_label(k, v);
     for (auto& [k, v] : live->annotations()) b.set_annotation(k, v);
     if (auto t = live->get_string({"type"}); !t.empty()) b.set_string({"type"}, t);
+    // An update replaces the whole object: owners and finalizers others put on
+    // the Secret (garbage collection, a backup tool) go with it unless copied.
+    for (const char* field : {"ownerReferences", "finalizers"})
+      if (const auto* v = live->get({"metadata", field}); v && v->IsArray() && !v->Empty())
+        b.set({"metadata", field}, k8s::copy_json(*v, b.alloc()));
     if (!live->resource_version().empty()) b.set_resource_version(live->resource_version());
   }
   claim_order_child(b, o);

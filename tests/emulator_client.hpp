@@ -5,6 +5,7 @@
 
 #include "config/connection.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "tests/fast_retries.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -33,9 +34,7 @@ inline k8s::client_config emulator_client(const sim::apiserver& server, const st
   auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
   BOOST_TEST_REQUIRE(conn.ok());
   auto c = conn->client;
-  c.retry.initial_backoff = std::chrono::milliseconds(5);
-  c.retry.max_backoff = std::chrono::milliseconds(50);
-  c.request_timeout = std::chrono::seconds(10);
+  fast_retries(c);
   return c;
 }
 

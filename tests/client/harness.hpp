@@ -8,6 +8,7 @@
 #include "k8s/client/client.hpp"
 #include "k8s/client/informer.hpp"
 #include "sim/apiserver/apiserver.hpp"
+#include "tests/fast_retries.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -94,9 +95,7 @@ struct emulator_fixture {
     BOOST_TEST_REQUIRE(conn.ok(), (conn.ok() ? "" : conn.error()));
     k8s::client_config c = conn->client;
     c.observer = counters;
-    c.retry.initial_backoff = 5ms;
-    c.retry.max_backoff = 50ms;
-    c.request_timeout = 10s;
+    testing::fast_retries(c);
     return c;
   }
 

@@ -14,6 +14,7 @@
 #include "protocol/subscription.hpp"
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
+#include "tests/fast_retries.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -48,9 +49,7 @@ struct cluster_fixture {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto c = conn->client;
-    c.retry.initial_backoff = 5ms;
-    c.retry.max_backoff = 50ms;
-    c.request_timeout = 10s;
+    testing::fast_retries(c);
     cluster = cluster::spawn_cluster(sys, {"", c});
   }
   ~cluster_fixture() {

@@ -25,6 +25,7 @@
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
 #include "tests/emulator_client.hpp"
+#include "tests/fast_retries.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -123,11 +124,7 @@ inline runtime::pass_factory gadget_pass(std::shared_ptr<pass_record> rec, caf::
   };
 }
 
-inline void fast(k8s::client_config& c) {
-  c.retry.initial_backoff = 5ms;
-  c.retry.max_backoff = 50ms;
-  c.request_timeout = 10s;
-}
+inline void fast(k8s::client_config& c) { testing::fast_retries(c); }
 
 inline std::string make_crd_dir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-kind-XXXXXX").string();

@@ -23,6 +23,7 @@
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
 #include "tests/rabbitmqvhost_actor/world_runner.hpp"
+#include "tests/fast_retries.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <caf/all.hpp>
@@ -68,11 +69,7 @@ inline sim::apiserver_options emulator_options(const std::string& dir) {
   return o;
 }
 
-inline void fast(k8s::client_config& c) {
-  c.retry.initial_backoff = 5ms;
-  c.retry.max_backoff = 50ms;
-  c.request_timeout = 10s;
-}
+inline void fast(k8s::client_config& c) { testing::fast_retries(c); }
 
 // Polls `done` every 50 ms for at most `seconds` (60 s by default).
 inline bool eventually(const std::function<bool()>& done, int seconds = 60) {

@@ -12,6 +12,7 @@
 #include "tests/rabbitmqvhost_actor/world_runner.hpp"
 
 #include "config/connection.hpp"
+#include "tests/fast_retries.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <fmt/format.h>
@@ -65,9 +66,7 @@ struct korc_world {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto cfg = conn->client;
-    cfg.retry.initial_backoff = 5ms;
-    cfg.retry.max_backoff = 50ms;
-    cfg.request_timeout = 10s;
+    testing::fast_retries(cfg);
     world = std::make_unique<testing::world_runner>(cfg);
     world->configure = [configure](world_options& wo) {
       wo.korc.external_poll = 200ms;

@@ -22,6 +22,7 @@
 // faults cause no retry storm.
 #include "sim/world/memory_identity.hpp"
 #include "tests/faults/keystone_scenario.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <algorithm>
 #include <mutex>
@@ -310,8 +311,8 @@ BOOST_AUTO_TEST_CASE(mixed_orders_converge_through_the_chaos_profile_as_without_
   for (const auto& id : ids) f.server.remove_fault(id);
   BOOST_TEST_REQUIRE(spent, "the fault phase ended by its limit: " << f.not_ready());
 
-  BOOST_TEST_REQUIRE(eventually([&] { return f.not_ready().empty(); }, faults::plan_converge_seconds),
-                     "not Ready after the faults stopped: " << f.not_ready());
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return f.not_ready().empty(); }, faults::plan_converge_seconds),
+                          "not Ready after the faults stopped: " << f.not_ready());
   BOOST_TEST_REQUIRE(eventually([&] { return f.settled(); }));
   auto got = f.observe();
   BOOST_TEST(faults::describe(got) == faults::describe(ref));

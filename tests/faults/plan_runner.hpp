@@ -29,6 +29,7 @@
 
 #include "tests/faults/plans.hpp"
 #include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <boost/test/execution_monitor.hpp>
 #include <boost/test/unit_test.hpp>
@@ -147,24 +148,24 @@ struct plan_run : S {
     for (auto& step : steps) {
       step.act();
       if (awaiting) {
-        BOOST_TEST_REQUIRE(eventually([&] { return fired(ids) > 0 || (step.pending().empty() && settled()); },
-                                      plan_converge_seconds),
-                           step.name << ": " << step.pending());
+        C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fired(ids) > 0 || (step.pending().empty() && settled()); },
+                                           plan_converge_seconds),
+                                step.name << ": " << step.pending());
         if (fired(ids) > 0) {
           reached = true;
           awaiting = false;
           perturb(*p, ids);
         }
       }
-      BOOST_TEST_REQUIRE(eventually([&] { return step.pending().empty(); }, plan_converge_seconds),
-                         step.name << ": " << step.pending());
+      C5C3_REQUIRE_EVENTUALLY(eventually([&] { return step.pending().empty(); }, plan_converge_seconds),
+                              step.name << ": " << step.pending());
       BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
     }
     if (awaiting) {
       // Never reached: a crash restarts the converged run all the same.
       perturb(*p, ids);
-      BOOST_TEST_REQUIRE(eventually([&] { return steps.back().pending().empty(); }, plan_converge_seconds),
-                         steps.back().name << ": " << steps.back().pending());
+      C5C3_REQUIRE_EVENTUALLY(eventually([&] { return steps.back().pending().empty(); }, plan_converge_seconds),
+                              steps.back().name << ": " << steps.back().pending());
       BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
     }
     if (p && !p->restart && p->kind != plan_kind::stale_view) reached = fired(ids) > 0;

@@ -10,6 +10,7 @@
 #include "actors/c5c3/keystoneuser/constants.hpp"
 #include "actors/c5c3/korc/unlatch.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing {
 
@@ -21,9 +22,9 @@ BOOST_FIXTURE_TEST_CASE(a_keystone_user_from_order_to_teardown, keystone_fixture
   quiet();
   const auto at_order = operator_requests->by_method_code_host();
   create(user_order("alice"));
-  BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneusers.c5c3.io", "alice"); }),
-                     reason("keystoneusers.c5c3.io", "alice", "UserReady") << " / "
-                                                                         << reason("keystoneusers.c5c3.io", "alice", "DeliveryReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready("keystoneusers.c5c3.io", "alice"); }),
+                          reason("keystoneusers.c5c3.io", "alice", "UserReady") << " / "
+                                                                              << reason("keystoneusers.c5c3.io", "alice", "DeliveryReady"));
   std::string until_ready;
   for (auto& [k, n] : operator_requests->by_method_code_host()) {
     auto it = at_order.find(k);
@@ -87,8 +88,8 @@ BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keys
   keystone->create("projects", R"({"project":{"name":"taken","domain_id":"default"}})");
   create(project_order("team"));
   create(project_order("taken"));
-  BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "team"); }),
-                     reason("keystoneprojects.c5c3.io", "team", "ProjectReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready("keystoneprojects.c5c3.io", "team"); }),
+                          reason("keystoneprojects.c5c3.io", "team", "ProjectReady"));
   auto team = get("keystoneprojects.c5c3.io", "team");
   BOOST_TEST(team.get_string({"status", "projectID"}) == keystone->id("projects", "team"));
   BOOST_TEST(team.get_string({"status", "projectName"}) == "team");
@@ -115,8 +116,8 @@ BOOST_FIXTURE_TEST_CASE(keystone_projects_ready_collision_unlatch_teardown, keys
     BOOST_TEST_REQUIRE(eventually(latched));
     keystone->identity().set_down(false);
     // The first latch is cleared at once, a later one after the 30 s backoff.
-    BOOST_TEST_REQUIRE(eventually([&] { return ready("keystoneprojects.c5c3.io", "flaky"); }, 120),
-                       reason("keystoneprojects.c5c3.io", "flaky", "ProjectReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready("keystoneprojects.c5c3.io", "flaky"); }, 120),
+                            reason("keystoneprojects.c5c3.io", "flaky", "ProjectReady"));
     bool stamped = false;
     for (auto& p : server.list_objects("projects.openstack.k-orc.cloud", "openstack"))
       if (p.label(project_label).value_or("") == "flaky" && p.annotation(c5c3::korc::annotation_unlatched_at)) stamped = true;

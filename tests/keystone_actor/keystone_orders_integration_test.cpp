@@ -14,6 +14,7 @@
 #include "actors/c5c3/keystoneroleassignment/spec.hpp"
 #include "k8s/yaml.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <cctype>
 #include <cstdlib>
@@ -64,9 +65,9 @@ BOOST_FIXTURE_TEST_CASE(an_assignment_binds_its_user_and_project_and_holds_the_u
   create(project_order("team"));
   // The user's and the project's changes wake the assignment (the refusal
   // asked for the 10-minute refresh only).
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, "ra-1"); }),
-                     reason(assignments_resource, "ra-1", "AssignmentReady")
-                         << ": " << message(assignments_resource, "ra-1", "AssignmentReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(assignments_resource, "ra-1"); }),
+                          reason(assignments_resource, "ra-1", "AssignmentReady")
+                              << ": " << message(assignments_resource, "ra-1", "AssignmentReady"));
   auto ra = get(assignments_resource, "ra-1");
   BOOST_TEST(ra.get_string({"status", "roleID"}) == keystone->id("roles", "member"));
   BOOST_TEST(ra.get_string({"status", "userID"}) == keystone->id("users", "alice"));
@@ -138,8 +139,8 @@ BOOST_FIXTURE_TEST_CASE(duplicates_and_the_credential_hold, orders_fixture) {
   BOOST_TEST_CONTEXT("the credential order leaving releases it; the younger takes over") {
     BOOST_TEST_REQUIRE(world->remove(credential_gvk, "tenant-a", "cred").ok());
     BOOST_TEST_REQUIRE(eventually([&] { return !get(assignments_resource, "ra-old"); }));
-    BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, "ra-young"); }),
-                       reason(assignments_resource, "ra-young", "AssignmentReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(assignments_resource, "ra-young"); }),
+                            reason(assignments_resource, "ra-young", "AssignmentReady"));
     BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-old") == 0u);
     BOOST_TEST(eventually([&] { return keystone->assigned("member", "alice", "team"); }));
     BOOST_TEST(probe(assignments).referenced_wakes > 0u);
@@ -163,12 +164,12 @@ BOOST_FIXTURE_TEST_CASE(duplicates_through_the_field_index, orders_fixture) {
   BOOST_TEST(message(assignments_resource, "ra-young", "AssignmentReady").find("KeystoneRoleAssignment tenant-a/ra-old (older)") !=
              std::string::npos);
   for (auto u : {"u-0", "u-1", "u-2"})
-    BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, std::string("ra-") + u); }), u);
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(assignments_resource, std::string("ra-") + u); }), u);
 
   BOOST_TEST_REQUIRE(world->remove(assignment_gvk, "tenant-a", "ra-old").ok());
   BOOST_TEST_REQUIRE(eventually([&] { return !get(assignments_resource, "ra-old"); }));
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(assignments_resource, "ra-young"); }),
-                     reason(assignments_resource, "ra-young", "AssignmentReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(assignments_resource, "ra-young"); }),
+                          reason(assignments_resource, "ra-young", "AssignmentReady"));
   create(assignment_order("ra-third", "alice", "team"));
   BOOST_TEST_REQUIRE(eventually([&] {
     return reason(assignments_resource, "ra-third", "AssignmentReady") == "DuplicateRoleAssignment";
@@ -222,8 +223,8 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
   // The ControlPlane's edit brings the order back (its fan-out).
   auto r = world->merge_patch(control_plane_gvk, "openstack", "cp", consent_everywhere);
   BOOST_TEST_REQUIRE(r.ok());
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(catalog_resource, "dns"); }),
-                     reason(catalog_resource, "dns", "CatalogReady") << ": " << message(catalog_resource, "dns", "CatalogReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(catalog_resource, "dns"); }),
+                          reason(catalog_resource, "dns", "CatalogReady") << ": " << message(catalog_resource, "dns", "CatalogReady"));
   auto entry = get(catalog_resource, "dns");
   auto status = c5c3::keystonecatalogentry::read_status(entry);
   BOOST_TEST(status.service_name == "designate");

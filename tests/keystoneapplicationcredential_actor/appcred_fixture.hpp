@@ -6,6 +6,7 @@
 
 #include "actors/c5c3/keystoneapplicationcredential/spec.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -135,9 +136,9 @@ inline void appcred_fixture::create_scheduled_credential(const std::string& inte
     order = std::move(b).freeze();
   }
   BOOST_TEST_REQUIRE(world->create(order).ok());
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(credential_order()); }, 90),
-                     reason(credential_order(), "CredentialReady") << " / "
-                                                                   << reason(credential_order(), "DeliveryReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(credential_order()); }, 90),
+                          reason(credential_order(), "CredentialReady") << " / "
+                                                                        << reason(credential_order(), "DeliveryReady"));
   BOOST_TEST_REQUIRE(status_int("credentialGeneration") == 1);
 }
 
@@ -148,18 +149,18 @@ inline void appcred_fixture::credential_from_order_to_teardown() {
   create(credential);
 
   BOOST_TEST_CONTEXT("no role on the project: NoRoleOnProject, nothing minted") {
-    BOOST_TEST_REQUIRE(eventually([&] {
-                         return reason(credential_order(), "CredentialReady").starts_with("NoRoleOnProject");
-                       }, 90),
-                       reason(credential_order(), "CredentialReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] {
+                              return reason(credential_order(), "CredentialReady").starts_with("NoRoleOnProject");
+                            }, 90),
+                            reason(credential_order(), "CredentialReady"));
     BOOST_TEST(reason(credential_order(), "DeliveryReady").starts_with("WaitingForCredential"));
     BOOST_TEST(children("applicationcredentials.openstack.k-orc.cloud") == 0u);
   }
 
   assign_member_role();
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(credential_order()); }, 90),
-                     reason(credential_order(), "CredentialReady") << " / "
-                                                                   << reason(credential_order(), "DeliveryReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(credential_order()); }, 90),
+                          reason(credential_order(), "CredentialReady") << " / "
+                                                                        << reason(credential_order(), "DeliveryReady"));
   const auto first_id = std::string(credential_order().get_string({"status", "credentialID"}));
   const auto first_secret = delivered("application_credential_secret");
   const auto first_clouds = delivered("clouds.yaml");
@@ -187,8 +188,8 @@ inline void appcred_fixture::credential_from_order_to_teardown() {
 
   BOOST_TEST_CONTEXT("credentialGeneration 2: both valid during the grace period, then the old one deleted") {
     BOOST_TEST_REQUIRE(world->merge_patch(credential_gvk, orders_ns, "creds", R"({"spec":{"credentialGeneration":2}})").ok());
-    BOOST_TEST_REQUIRE(eventually([&] { return status_int("credentialGeneration") == 2; }),
-                       reason(credential_order(), "CredentialReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return status_int("credentialGeneration") == 2; }),
+                            reason(credential_order(), "CredentialReady"));
     const auto second_id = std::string(credential_order().get_string({"status", "credentialID"}));
     BOOST_TEST(second_id != first_id);
     BOOST_TEST(credential_order().get_string({"status", "previousCredentialID"}) == first_id);
@@ -199,7 +200,7 @@ inline void appcred_fixture::credential_from_order_to_teardown() {
     BOOST_TEST(authenticate(second_id, delivered("application_credential_secret")).first == 201);
     if (!keystone) BOOST_TEST(client_token(delivered("clouds.yaml")) == "ok team");
     // The grace timer: the superseded credential goes from Keystone, then its children.
-    BOOST_TEST_REQUIRE(eventually([&] {
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] {
       return status_int("previousCredentialGeneration") == 0 && keystone_credentials() == 1u &&
              children("applicationcredentials.openstack.k-orc.cloud") == 1u;
     }), reason(credential_order(), "CredentialReady") << " " << keystone_credentials());
@@ -214,8 +215,8 @@ inline void appcred_fixture::credential_from_order_to_teardown() {
 
   BOOST_TEST_CONTEXT("deletion: every credential gone from Keystone, every child gone") {
     BOOST_TEST_REQUIRE(world->remove(credential_gvk, orders_ns, "creds").ok());
-    BOOST_TEST_REQUIRE(eventually([&] { return !credential_order(); }, 90),
-                       reason(credential_order(), "CredentialReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return !credential_order(); }, 90),
+                            reason(credential_order(), "CredentialReady"));
     BOOST_TEST(keystone_credentials() == 0u);
     BOOST_TEST(children("applicationcredentials.openstack.k-orc.cloud") == 0u);
     BOOST_TEST(children("secrets") == 0u);

@@ -4,6 +4,7 @@
 // timer (not the 10 min refresh), its lag from nextRotation reported; an
 // assignment waking exactly the credential orders of its user and project.
 #include "tests/keystoneapplicationcredential_actor/appcred_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing {
 
@@ -16,8 +17,8 @@ BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule, appcred_fixture) {
   create_scheduled_credential("1m", "5s");
   const auto due = k8s::parse_rfc3339(credential_order().get_string({"status", "nextRotation"}));
   BOOST_TEST_REQUIRE(due.has_value());
-  BOOST_TEST_REQUIRE(eventually([&] { return status_int("credentialGeneration") == 2; }, 120),
-                     reason(credential_order(), "CredentialReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return status_int("credentialGeneration") == 2; }, 120),
+                          reason(credential_order(), "CredentialReady"));
   // No declared change: the CRD default (1) stands.
   BOOST_TEST(k8s::get_int(credential_order().json(), {"spec", "credentialGeneration"}).value_or(1) == 1);
   const auto rotated = k8s::parse_rfc3339(credential_order().get_string({"status", "lastRotation"}));
@@ -50,15 +51,15 @@ BOOST_FIXTURE_TEST_CASE(an_assignment_wakes_its_credential_orders_only, appcred_
   auto refused = [&](const std::string& name) {
     return reason(get("keystoneapplicationcredentials.c5c3.io", name), "CredentialReady").starts_with("NoRoleOnProject");
   };
-  BOOST_TEST_REQUIRE(eventually([&] { return refused("creds") && refused("other"); }, 90),
-                     reason(credential_order(), "CredentialReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return refused("creds") && refused("other"); }, 90),
+                          reason(credential_order(), "CredentialReady"));
   quiet();
   const auto other_passes = passes(credentials, "other");
   const auto wakes = probe(credentials).referenced_wakes;
   assign_member_role();
   // Without the wake the order would wait for the 10-minute refresh.
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(credential_order()); }, 60),
-                     reason(credential_order(), "CredentialReady"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(credential_order()); }, 60),
+                          reason(credential_order(), "CredentialReady"));
   BOOST_TEST(probe(credentials).referenced_wakes > wakes);
   quiet();
   BOOST_TEST(passes(credentials, "other") == other_passes);

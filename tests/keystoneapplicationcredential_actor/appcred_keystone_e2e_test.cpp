@@ -4,6 +4,7 @@
 // credentials authenticated and listed in that Keystone over HTTP.
 #include "tests/keystoneapplicationcredential_actor/appcred_fixture.hpp"
 #include "tests/world/loopback.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing {
 namespace {
@@ -38,8 +39,8 @@ BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule_in_a_real_keystone, on_real_keyst
   BOOST_TEST(client_token(first_clouds) == "ok team");
 
   BOOST_TEST_CONTEXT("after the interval, with no declared change: generation 2 minted in Keystone and delivered") {
-    BOOST_TEST_REQUIRE(eventually([&] { return status_int("credentialGeneration") == 2; }, 120),
-                       reason(credential_order(), "CredentialReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return status_int("credentialGeneration") == 2; }, 120),
+                            reason(credential_order(), "CredentialReady"));
     const auto o = credential_order();
     BOOST_TEST(k8s::get_int(o.json(), {"spec", "credentialGeneration"}).value_or(1) == 1,
                "the CRD default stands: no declared change");
@@ -75,7 +76,7 @@ BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule_in_a_real_keystone, on_real_keyst
   BOOST_TEST(keystone_expiry(second_id) == expires.substr(0, 19), "the expiry Keystone reports is credentialExpiresAt");
 
   BOOST_TEST_CONTEXT("after the grace period: refused and deleted in Keystone") {
-    BOOST_TEST_REQUIRE(eventually([&] {
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] {
       return status_int("previousCredentialGeneration") == 0 && keystone_credential_list().count(first_id) == 0 &&
              children("applicationcredentials.openstack.k-orc.cloud") == 1u;
     }, 90), reason(credential_order(), "CredentialReady"));

@@ -7,6 +7,7 @@
 // stops; a GrafanaDatasource created, updated and deleted.
 #include "actors/monitoring/constants.hpp"
 #include "tests/monitoring/grafana_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -34,7 +35,7 @@ BOOST_AUTO_TEST_SUITE(grafana_integration)
 BOOST_AUTO_TEST_CASE(dashboard_created_edited_deleted) {
   grafana_fixture f;
   f.create(dashboard_yaml("overview", "Overview"));
-  BOOST_TEST_REQUIRE(eventually([&] { return ready(f.dashboard("overview")); }), f.dashboard("overview").to_json());
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(f.dashboard("overview")); }), f.dashboard("overview").to_json());
   auto d = f.dashboard("overview");
   BOOST_TEST(d.has_finalizer(grafanadashboard_finalizer));
   auto uid = std::string(d.get_string({"status", "dashboard", "uid"}));
@@ -101,7 +102,7 @@ BOOST_AUTO_TEST_CASE(faults_fail_with_a_warning_event_and_recover) {
         auto c = d.find_condition(condition_failed);
         return phase_of(d) == phase_failed && c && c->is_true();
       };
-      BOOST_TEST_REQUIRE(eventually(failed), f.dashboard("d-" + r.name).to_json());
+      C5C3_REQUIRE_EVENTUALLY(eventually(failed), f.dashboard("d-" + r.name).to_json());
       auto d = f.dashboard("d-" + r.name);
       auto reason = std::string(d.get_string({"status", "reason"}));
       if (!r.reason.empty()) BOOST_TEST(reason == r.reason);
@@ -133,7 +134,7 @@ BOOST_AUTO_TEST_CASE(faults_fail_with_a_warning_event_and_recover) {
         f.grafana.start();
       else
         f.grafana.faults().remove(id);
-      BOOST_TEST_REQUIRE(eventually([&] { return ready(f.dashboard("d-" + r.name)); }), f.dashboard("d-" + r.name).to_json());
+      C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(f.dashboard("d-" + r.name)); }), f.dashboard("d-" + r.name).to_json());
       auto ok = f.dashboard("d-" + r.name);
       BOOST_TEST(!ok.find_condition(condition_failed).has_value());
       BOOST_TEST(f.held(std::string(ok.get_string({"status", "dashboard", "uid"}))).has_value());
@@ -153,7 +154,7 @@ spec: {grafanaRef: {name: default-grafana}, orgId: 1, name: prom, type: promethe
     return phase_of(d) == phase_current &&
            k8s::get_int(d.json(), {"status", "observedGeneration"}).value_or(0) == d.generation();
   };
-  BOOST_TEST_REQUIRE(eventually(current), f.datasource("prom").to_json());
+  C5C3_REQUIRE_EVENTUALLY(eventually(current), f.datasource("prom").to_json());
   auto id = k8s::get_int(f.datasource("prom").json(), {"status", "grafanadatasourceId"});
   BOOST_TEST_REQUIRE(id.has_value());
   BOOST_TEST(f.datasource_url(*id).value_or("") == "http://p:9090");

@@ -8,6 +8,7 @@
 #include "k8s/base64.hpp"
 #include "sim/monitoring/rancher.hpp"
 #include "tests/monitoring/monitoring_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing::mon {
 
@@ -96,7 +97,7 @@ BOOST_AUTO_TEST_CASE(a_token_expiring_within_a_day_is_renewed_and_written_to_the
   BOOST_TEST(r.data("token.state") == md->state());
   const auto expires = k8s::parse_rfc3339(r.data("token.expiresAt"));
   BOOST_TEST_REQUIRE(expires.has_value());
-  BOOST_TEST_REQUIRE(eventually([&] { return r.timer_at(*expires - std::chrono::hours(24)); }), r.renewal_due());
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return r.timer_at(*expires - std::chrono::hours(24)); }), r.renewal_due());
   BOOST_TEST(r.posts() == 1);
   // Another Secret beside it is not watched: the touch of `ra` after it
   // (on the same watch, were the watch not of `ra` alone) finds no actor for it.
@@ -122,7 +123,7 @@ BOOST_AUTO_TEST_CASE(the_refreshers_keys_removed_are_renewed_again) {
   BOOST_TEST_REQUIRE(eventually([&] { return !r.data("token.next").empty(); }));
   const auto first = r.data("token.next");
   r.f.patch({"", "v1", "Secret"}, op_ns, "ra", R"({"data":{"token.next":null,"token.state":null,"token.expiresAt":null}})");
-  BOOST_TEST_REQUIRE(eventually([&] { return !r.data("token.next").empty(); }), "not renewed again");
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return !r.data("token.next").empty(); }), "not renewed again");
   BOOST_TEST(r.data("token.next") != first);
   BOOST_TEST(r.holds(r.data("token.next")));
   BOOST_TEST(r.posts() == 2);
@@ -144,7 +145,7 @@ BOOST_AUTO_TEST_CASE(rancher_down_then_back) {
   r.seed("token-a", "PRIMARYSECRET", std::chrono::hours(2));
   r.rancher.stop();  // connection refused; start() binds the same port again
   r.create_secret("token-a:PRIMARYSECRET");
-  BOOST_TEST_REQUIRE(eventually([&] {
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] {
     return r.probe().last_error.find("rancher auth secret monitoring-operator/ra") != std::string::npos;
   }), r.probe().last_error);
   BOOST_TEST(r.probe().last_error.find("PRIMARYSECRET") == std::string::npos);
@@ -158,7 +159,7 @@ BOOST_AUTO_TEST_CASE(rancher_down_then_back) {
 BOOST_AUTO_TEST_CASE(a_token_rancher_refuses_fails_naming_the_secret_and_nothing_is_written) {
   rancher_fixture r;
   r.create_secret("token-zz:UNKNOWNSECRET");  // Rancher does not know it: 401
-  BOOST_TEST_REQUIRE(eventually([&] {
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] {
     return r.probe().last_error.find("rancher auth secret monitoring-operator/ra: no active rancher token found") !=
            std::string::npos;
   }), r.probe().last_error);

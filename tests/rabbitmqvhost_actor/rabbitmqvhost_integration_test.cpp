@@ -9,6 +9,7 @@
 #include "protocol/api_error.hpp"
 #include "protocol/clusters.hpp"
 #include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <regex>
 
@@ -75,9 +76,9 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
   create(vhost_order("app", "Delete"));
 
   BOOST_TEST_CONTEXT("Ready True with the delivered Secret's six keys and a transport_url that parses") {
-    BOOST_TEST_REQUIRE(eventually([&] { return ready("app"); }),
-                       "VhostReady=" << reason("app", "VhostReady") << " DeliveryReady="
-                                     << reason("app", "DeliveryReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready("app"); }),
+                            "VhostReady=" << reason("app", "VhostReady") << " DeliveryReady="
+                                          << reason("app", "DeliveryReady"));
     BOOST_TEST_MESSAGE("operator requests from the order's creation until Ready: " << requests_since(at_order));
     auto o = order("app");
     BOOST_TEST(o.has_finalizer(vh::finalizer));
@@ -176,8 +177,8 @@ BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, f
     create(R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"other-credentials","namespace":"tenant-a"},)"
            R"("data":{"mine":"eWVz"}})");
     create(vhost_order("other", "Retain"));
-    BOOST_TEST_REQUIRE(eventually([&] { return reason("other", "DeliveryReady") == "DeliveryRefused"; }),
-                       reason("other", "DeliveryReady"));
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return reason("other", "DeliveryReady") == "DeliveryRefused"; }),
+                            reason("other", "DeliveryReady"));
     auto foreign = server.get_object("secrets", "tenant-a", "other-credentials");
     BOOST_TEST(foreign.get_string({"data", "mine"}) == "eWVz");
     BOOST_TEST(!foreign.controller_reference().has_value());
@@ -262,7 +263,7 @@ BOOST_FIXTURE_TEST_CASE(an_order_on_a_target_cluster_gets_the_published_endpoint
                   R"("spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"}}})");
 
   auto order = [&] { return target.get_object("rabbitmqvhosts.c5c3.io", "tenant-b", "svc"); };
-  BOOST_TEST_REQUIRE(eventually([&] {
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] {
     auto c = order().find_condition("Ready");
     return c && c->is_true();
   }), "DeliveryReady=" << (order().find_condition("DeliveryReady") ? order().find_condition("DeliveryReady")->reason : ""));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <map>
 #include <set>
@@ -154,7 +155,7 @@ struct fault_fixture : fixture {
   }
 
   void wait_ready() {
-    BOOST_TEST_REQUIRE(eventually([&] { return all_ready(); }, converge_seconds), "not Ready: " << not_ready());
+    C5C3_REQUIRE_EVENTUALLY(eventually([&] { return all_ready(); }, converge_seconds), "not Ready: " << not_ready());
   }
 
   // No operator request for `quiet` after the last ones settle.

@@ -10,6 +10,7 @@
 // is guaranteed to be possible; every wait is bounded polling, never a
 // wall-clock assertion.
 #include "tests/rabbitmqvhost_faults/fault_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing {
 namespace {
@@ -143,7 +144,7 @@ BOOST_FIXTURE_TEST_CASE(deletion_under_write_faults_removes_every_child_and_fina
       if (order(order_name(i))) out += order_name(i) + " ";
     return out;
   };
-  BOOST_TEST_REQUIRE(eventually([&] { return remaining().empty(); }, converge_seconds), "left: " << remaining());
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return remaining().empty(); }, converge_seconds), "left: " << remaining());
   expect_fired(ids);
   for (int i = 0; i < orders; ++i) {
     const auto name = order_name(i);

@@ -9,6 +9,7 @@
 // kind, each created once, one password Secret each (a stale view never
 // makes a second one).
 #include "tests/rabbitmqvhost_faults/fault_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing {
 namespace {
@@ -50,8 +51,8 @@ BOOST_FIXTURE_TEST_CASE(informers_two_events_behind_converge_once_released, faul
   create_orders("Retain");
   // The operator works from its stale view until half the orders have
   // their password; the last two events of every stream are still held.
-  BOOST_TEST_REQUIRE(eventually([&] { return orders_with_password(server) >= orders / 2; }, converge_seconds),
-                     "orders with a password: " << orders_with_password(server));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return orders_with_password(server) >= orders / 2; }, converge_seconds),
+                          "orders with a password: " << orders_with_password(server));
   expect_fired(ids);
   BOOST_TEST(server.remove_fault(ids[0]));
   wait_ready();

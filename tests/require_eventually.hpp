@@ -1,5 +1,6 @@
-// C5C3_REQUIRE_EVENTUALLY(eventually(...), message): BOOST_TEST_REQUIRE with
-// its message built after the wait.
+// C5C3_REQUIRE_EVENTUALLY(eventually(...), message) and
+// C5C3_CHECK_EVENTUALLY(...): BOOST_TEST_REQUIRE and BOOST_TEST with their
+// message built after the wait.
 //
 // BOOST_TEST_REQUIRE(P, M) hands P's result and M's lazy stream to one
 // function call, and g++ evaluates a call's arguments right to left: M's
@@ -14,4 +15,10 @@
   do {                                              \
     const bool c5c3_waited_ = static_cast<bool>(P); \
     BOOST_TEST_REQUIRE(c5c3_waited_, __VA_ARGS__);  \
+  } while (false)
+
+#define C5C3_CHECK_EVENTUALLY(P, ...)               \
+  do {                                              \
+    const bool c5c3_waited_ = static_cast<bool>(P); \
+    BOOST_TEST(c5c3_waited_, __VA_ARGS__);          \
   } while (false)

@@ -7,6 +7,7 @@
 // garbage make the informer re-list; the cache never takes a spoiled answer
 // for an empty list, and both orders still converge after.
 #include "tests/cluster/kind_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -165,7 +166,7 @@ BOOST_FIXTURE_TEST_CASE(spoiled_lists_and_a_garbage_watch_make_the_informer_list
   // Every spoiled list is refused and listed again; none is taken for an
   // empty list: the order already there stays live and is never retired.
   for (const auto& id : list_ids)
-    BOOST_TEST(eventually([&] { return fired_on(id) == 1; }), id << " fired " << fired_on(id));
+    C5C3_CHECK_EVENTUALLY(eventually([&] { return fired_on(id) == 1; }), id << " fired " << fired_on(id));
   BOOST_TEST_REQUIRE(eventually([&] { return has(probe().live, pre); }));
   BOOST_TEST(eventually([&] { return passes(target.get_object("gadgets.test.c5c3.io", "default", "g-pre")) >= 1; }));
 
@@ -180,7 +181,7 @@ BOOST_FIXTURE_TEST_CASE(spoiled_lists_and_a_garbage_watch_make_the_informer_list
   }));
   auto made = write(east, protocol::create_request{gadget("g-later"), {}});
   BOOST_TEST_REQUIRE(static_cast<bool>(made), why(made));
-  BOOST_TEST(eventually([&] { return fired_on(watch_id) == 3; }), "garbage watches: " << fired_on(watch_id));
+  C5C3_CHECK_EVENTUALLY(eventually([&] { return fired_on(watch_id) == 3; }), "garbage watches: " << fired_on(watch_id));
   BOOST_TEST(eventually([&] { return fired_on(expire_id) == 1; }));
   BOOST_TEST(eventually([&] { return passes(target.get_object("gadgets.test.c5c3.io", "default", "g-later")) >= 1; }));
   auto p = probe();

@@ -107,7 +107,7 @@ BOOST_FIXTURE_TEST_CASE(an_assignment_binds_its_user_and_project_and_holds_the_u
     BOOST_TEST(eventually([&] { return !keystone->user("alice"); }));
     BOOST_TEST_REQUIRE(world->remove(project_gvk, "tenant-a", "team").ok());
     BOOST_TEST_REQUIRE(eventually([&] { return !get("keystoneprojects.c5c3.io", "team"); }));
-    BOOST_TEST(eventually([&] { return korc_objects() == 0u; }), korc_objects() << " K-ORC objects left");
+    C5C3_CHECK_EVENTUALLY(eventually([&] { return korc_objects() == 0u; }), korc_objects() << " K-ORC objects left");
     BOOST_TEST(!keystone->project("team"));
   }
 }
@@ -291,8 +291,8 @@ BOOST_FIXTURE_TEST_CASE(the_order_samples_reach_ready, orders_fixture) {
     }
   }
   for (const auto& [resource, name] : orders)
-    BOOST_TEST(eventually([&] { return ready(resource, name); }, 120),
-               resource << " " << name << ": " << get(resource, name).to_json());
+    C5C3_CHECK_EVENTUALLY(eventually([&] { return ready(resource, name); }, 120),
+                          resource << " " << name << ": " << get(resource, name).to_json());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,6 +6,7 @@
 // context and removes the copies, then the monitoring namespace, then the
 // finalizer (the emulator's write log is the oracle of the order).
 #include "tests/monitoring/monitoring_fixture.hpp"
+#include "tests/require_eventually.hpp"
 
 namespace c5c3::testing::mon {
 
@@ -98,13 +99,13 @@ BOOST_AUTO_TEST_CASE(a_client_org_namespace_gets_its_monitoring_namespace_and_co
   // finalizer's release to be logged (it must come after the namespace's
   // delete, or this times out).
   std::uint64_t copy_deleted = 0, mon_deleted = 0, released = 0;
-  BOOST_TEST(eventually([&] {
+  C5C3_CHECK_EVENTUALLY(eventually([&] {
     copy_deleted = last_write(f, "delete", "grafanadashboards", mon, "overview");
     mon_deleted = last_write(f, "delete", "namespaces", "", mon);
     released = last_write(f, "patch", "namespaces", "", "acme");
     return copy_deleted > 0 && mon_deleted > copy_deleted && released > mon_deleted;
   }, std::chrono::seconds(20)), "copies deleted at " << copy_deleted << ", the monitoring namespace at " << mon_deleted
-                                                     << ", the finalizer released at " << released);
+                                                                << ", the finalizer released at " << released);
   BOOST_TEST(static_cast<bool>(f.get(dashboards, "apps", "overview")));  // the source stays
 }
 

@@ -4,6 +4,7 @@
 // clean stop on SIGTERM and SIGINT, exit codes of bad flags, and no
 // credential in its log.
 #include "tests/operator/child_process.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -222,7 +223,7 @@ BOOST_AUTO_TEST_CASE(readyz_fails_until_the_informers_sync) {
   }
   // The server comes up: the subscriptions resolve, the informers sync.
   op.apiserver = op.files.start_apiserver();
-  BOOST_TEST(op.wait_ready(), op.joined());
+  C5C3_CHECK_EVENTUALLY(op.wait_ready(), op.joined());
   BOOST_TEST(http_get(op.health_port, "/readyz").body == "ok");
   auto m = http_get(op.metrics_port, "/metrics");
   BOOST_TEST(m.body.find("rest_client_requests_total{code=\"200\",method=\"GET\"") != std::string::npos, m.body);

@@ -3,7 +3,6 @@
 // optional kinds following their CRD. CAF's normal scheduler; every wait is a
 // bounded receive.
 #include "tests/cluster/cluster_fixture.hpp"
-#include "tests/fast_retries.hpp"
 
 namespace c5c3::testing {
 
@@ -277,7 +276,7 @@ BOOST_FIXTURE_TEST_CASE(target_cluster_secret_engages_and_disengages, cluster_fi
   ro.management = cluster;
   ro.namespace_ = "default";
   ro.listeners = {caf::actor{self}};
-  ro.tune = [](k8s::client_config& c) { testing::fast_retries(c); };
+  ro.tune = testing::fast_retries;
   auto registry = cluster::spawn_target_registry(sys, ro);
 
   // Something only the target cluster has.

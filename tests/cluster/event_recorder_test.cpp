@@ -5,6 +5,7 @@
 #include "actors/runtime/event_recorder.hpp"
 #include "tests/cluster/cluster_fixture.hpp"
 #include "tests/emulator_client.hpp"
+#include "tests/require_eventually.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -42,13 +43,16 @@ BOOST_FIXTURE_TEST_CASE(repeats_while_the_create_is_on_its_way_patch_the_one_eve
   const runtime::event_record failed{"Warning", "BackendDown", "the backend did not answer"};
   for (int i = 0; i < 3; ++i) caf::anon_send(recorder, runtime::recorded_event{involved(), failed, cluster});
 
-  std::string seen;
-  const bool counted = eventually([&] {
-    auto w = warnings(server);
-    return w.size() == 1 && w[0].second == 3;
-  });
-  for (const auto& [name, count] : warnings(server)) seen += name + " (count " + std::to_string(count) + "); ";
-  BOOST_TEST(counted, "Warning events: " << seen);
+  auto seen = [&] {
+    std::string out;
+    for (const auto& [name, count] : warnings(server)) out += name + " (count " + std::to_string(count) + "); ";
+    return out;
+  };
+  C5C3_CHECK_EVENTUALLY(eventually([&] {
+                          auto w = warnings(server);
+                          return w.size() == 1 && w[0].second == 3;
+                        }),
+                        "Warning events: " << seen());
   caf::scoped_actor self{sys};
   caf::anon_send_exit(recorder, caf::exit_reason::user_shutdown);
   self->wait_for(recorder);

@@ -147,7 +147,7 @@ BOOST_FIXTURE_TEST_CASE(spoiled_lists_and_a_garbage_watch_make_the_informer_list
                                             target.write_kubeconfig(dir2 + "/kubeconfig");
                                             auto conn = config::load_connection({dir2 + "/kubeconfig", "", ""});
                                             auto c = conn->client;
-                                            fast(c);
+                                            fast_retries(c);
                                             return c;
                                           }()});
     auto made = write(a, protocol::create_request{gadget("g-pre"), {}});

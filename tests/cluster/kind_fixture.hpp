@@ -124,8 +124,6 @@ inline runtime::pass_factory gadget_pass(std::shared_ptr<pass_record> rec, caf::
   };
 }
 
-inline void fast(k8s::client_config& c) { testing::fast_retries(c); }
-
 inline std::string make_crd_dir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-kind-XXXXXX").string();
   std::string dir = mkdtemp(tmpl.data());
@@ -142,7 +140,7 @@ inline sim::apiserver_options with_crds(const std::string& dir) {
 // What a case may change about the fixture.
 struct kind_options {
   caf::timespan pass_timeout = 10s;  // of each request a Gadget pass sends
-  std::function<void(k8s::client_config&)> tune_target = fast;
+  std::function<void(k8s::client_config&)> tune_target = fast_retries;
 };
 
 struct kind_fixture {
@@ -160,7 +158,7 @@ struct kind_fixture {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto c = conn->client;
-    fast(c);
+    fast_retries(c);
     management = cluster::spawn_cluster(sys, {"", c});
     directory = cluster::spawn_cluster_directory(sys, management);
     cluster::registry_options ro;

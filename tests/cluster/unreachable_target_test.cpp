@@ -21,7 +21,7 @@ kind_options hanging_target() {
   kind_options o;
   o.pass_timeout = std::chrono::minutes(10);
   o.tune_target = [](k8s::client_config& c) {
-    fast(c);
+    fast_retries(c);
     c.request_timeout = std::chrono::minutes(10);
   };
   return o;
@@ -52,7 +52,7 @@ struct dark_target_fixture : kind_fixture {
 kind_options impatient_target() {
   kind_options o;
   o.tune_target = [](k8s::client_config& c) {
-    fast(c);
+    fast_retries(c);
     c.request_timeout = std::chrono::seconds(1);
   };
   return o;

@@ -84,7 +84,7 @@ struct monitoring_scenario {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto c = conn->client;
-    fast(c);
+    fast_retries(c);
     if (as_operator) {
       c.observer = operator_requests;
       c.credentials = std::make_shared<k8s::static_token>(operator_token);

@@ -55,7 +55,7 @@ struct keystone_fixture {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto wc = conn->client;
-    fast(wc);
+    fast_retries(wc);
     world = std::make_unique<world_runner>(wc);
     if (!real.url.empty()) {
       identity = std::make_shared<sim::world::http_identity>(real.url);
@@ -92,7 +92,7 @@ struct keystone_fixture {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto oc = conn->client;
-    fast(oc);
+    fast_retries(oc);
     oc.observer = operator_requests;
     oc.credentials = std::make_shared<k8s::static_token>(operator_token);
     oc.qps = operator_qps;

@@ -109,17 +109,18 @@ BOOST_AUTO_TEST_CASE(faults_fail_with_a_warning_event_and_recover) {
       BOOST_TEST(!reason.empty());
       BOOST_TEST(reason.find(grafana_key) == std::string::npos);
       // The failure retried every --requeue-after-duration: one Event, its count growing.
-      const bool counted = eventually([&] {
-        auto w = f.warnings("team-a", "d-" + r.name);
-        return w.size() == 1 && k8s::get_int(w[0].json(), {"count"}).value_or(0) >= 2;
-      });
-      // Built after the wait (a message argument is built before it): the Events as they ended.
-      std::string seen;
-      if (!counted)
+      auto seen = [&] {
+        std::string out;
         for (const auto& w : f.warnings("team-a", "d-" + r.name))
-          seen += std::string(w.get_string({"reason"})) + " (count " +
-                  std::to_string(k8s::get_int(w.json(), {"count"}).value_or(0)) + "); ";
-      BOOST_TEST_REQUIRE(counted, "Warning events: " << seen);
+          out += std::string(w.get_string({"reason"})) + " (count " +
+                 std::to_string(k8s::get_int(w.json(), {"count"}).value_or(0)) + "); ";
+        return out;
+      };
+      C5C3_REQUIRE_EVENTUALLY(eventually([&] {
+                                auto w = f.warnings("team-a", "d-" + r.name);
+                                return w.size() == 1 && k8s::get_int(w[0].json(), {"count"}).value_or(0) >= 2;
+                              }),
+                              "Warning events: " << seen());
       auto ev = f.warnings("team-a", "d-" + r.name).front();
       BOOST_TEST(ev.get_string({"involvedObject", "kind"}) == "GrafanaDashboard");
       BOOST_TEST(ev.get_string({"involvedObject", "uid"}) == d.uid());

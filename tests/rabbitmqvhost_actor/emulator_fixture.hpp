@@ -69,8 +69,6 @@ inline sim::apiserver_options emulator_options(const std::string& dir) {
   return o;
 }
 
-inline void fast(k8s::client_config& c) { testing::fast_retries(c); }
-
 // Polls `done` every 50 ms for at most `seconds` (60 s by default).
 inline bool eventually(const std::function<bool()>& done, int seconds = 60) {
   for (int i = 0; i < seconds * 20; ++i) {
@@ -126,7 +124,7 @@ struct fixture {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto wc = conn->client;
-    fast(wc);
+    fast_retries(wc);
     world = std::make_unique<world_runner>(wc);
     world->start();
     if (start) start_operator();
@@ -136,7 +134,7 @@ struct fixture {
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
     auto oc = conn->client;
-    fast(oc);
+    fast_retries(oc);
     oc.observer = operator_requests;
     oc.credentials = std::make_shared<k8s::static_token>(operator_token);
     management = cluster::spawn_cluster(sys, {"", oc});

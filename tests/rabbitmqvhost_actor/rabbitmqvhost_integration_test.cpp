@@ -34,7 +34,7 @@ struct target_fixture : fixture {
     ro.management = management;
     ro.namespace_ = "c5c3-system";
     ro.listeners = {directory};
-    ro.tune = fast;
+    ro.tune = fast_retries;
     registry = cluster::spawn_target_registry(sys, ro);
   }
   ~target_fixture() {

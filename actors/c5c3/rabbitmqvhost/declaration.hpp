@@ -26,8 +26,9 @@
 // status.syncedPushSecrets and status.refreshTime. The Secrets are written back
 // by update (PUT) from what the cache shows (scaffold/order_secret.cpp copies
 // data, labels, annotations, type, ownerReferences, finalizers,
-// resourceVersion): they lose only creationTimestamp. The order itself (its status is a PUT of the cached
-// object) and the ControlPlane, RabbitmqCluster and stores stay whole.
+// resourceVersion): they lose only creationTimestamp. The order itself (its
+// status is a PUT of the cached object) and the ControlPlane, RabbitmqCluster
+// and stores stay whole.
 #pragma once
 
 #include "actors/c5c3/rabbitmqvhost/pass.hpp"

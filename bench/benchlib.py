@@ -43,6 +43,17 @@ def requests_by_method(metrics_url):
     return out
 
 
+def gauge_sum(metrics_url, name):
+    """The sum of every sample of the operator's gauge `name` (e.g. c5c3_orders_parked)."""
+    text = urllib.request.urlopen(metrics_url, timeout=10).read().decode()
+    total = 0.0
+    for line in text.splitlines():
+        m = re.match(re.escape(name) + r'(\{[^}]*\})? ([0-9.e+]+)$', line)
+        if m:
+            total += float(m.group(2))
+    return total
+
+
 def diff(a, b):
     return {k: b.get(k, 0) - a.get(k, 0) for k in sorted(set(a) | set(b))}
 

@@ -209,6 +209,15 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           o.monitoring.requeue_after_duration = *d;
         },
         {"C5C3_REQUEUE_AFTER_DURATION"}}},
+      {"park-idle-after",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto d = k8s::parse_go_duration(v);
+          if (!d || *d < std::chrono::nanoseconds(0) || *d > std::chrono::hours(24))
+            return bad(origin, v, "must be a duration from 0 (never) to 24h (e.g. 10s)");
+          o.park_idle_after = *d;
+        },
+        {"C5C3_PARK_IDLE_AFTER"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.
@@ -291,6 +300,9 @@ std::string operator_usage(std::string_view program) {
          "  --shard-name NAME                 this replica in the ring (implies --sharding; default\n"
          "                                    POD_NAME, else the host name)\n"
          "  --shard-lease-duration D          how long a replica's Lease lasts unrenewed (default 15s)\n"
+         "  --park-idle-after D               park a converged order's actor after D without a pass\n"
+         "                                    (an event or its next timer brings it back; 0: never;\n"
+         "                                    default 10s)\n"
          "  -h, --help                        this text\n";
 }
 

@@ -95,6 +95,9 @@ struct operator_options {
   bool sharding = false;
   std::string shard_name;  // "" with sharding: POD_NAME, else the host name (run.cpp)
   std::chrono::seconds shard_lease_duration{15};
+  // --park-idle-after: a converged order's actor is parked after this long
+  // without a pass (runtime/order_actor.hpp); 0: never.
+  std::chrono::nanoseconds park_idle_after = std::chrono::seconds(10);
   bool help = false;
   // Whether the group runs (the default when --controllers is not given).
   bool runs(std::string_view group) const;

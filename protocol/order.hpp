@@ -2,6 +2,9 @@
 //
 //   order host  -> order actor : order_update (the latest order object, and
 //                                whether it should wake), wake_atom, retire_atom
+//   order actor -> order host  : (park_atom, order_key, pass number) asks to
+//                                park (answered bool: go ahead); parked_order
+//                                (parked, or changed its mind) follows a yes
 //   anyone      -> order host  : wake_order (e.g. a ControlPlane fan-out)
 //   order actor -> itself      : timer_tick (its named timers, the pass deadline among them)
 //   order actor -> limiter     : acquire_atom [, std::string cluster] (answered
@@ -32,6 +35,7 @@ using acquire_atom = caf::atom_constant<caf::atom("acquire")>;
 using grant_atom = caf::atom_constant<caf::atom("grant")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using probe_atom = caf::atom_constant<caf::atom("probe")>;
+using park_atom = caf::atom_constant<caf::atom("park")>;
 
 // Which order: the cluster it lives on ("" is the management cluster), its
 // namespace and name.
@@ -100,7 +104,9 @@ typename Inspector::result_type inspect(Inspector& f, pass_report& x) {
 }
 
 // Where an order actor is in its cycle.
-enum class order_phase : std::uint8_t { idle, waiting_for_token, running, stopping };
+// parked: a converged order whose actor is gone until an event or its next
+// timer (the host answers its probe from what the actor left).
+enum class order_phase : std::uint8_t { idle, waiting_for_token, running, stopping, parked };
 
 // probe_atom answers: a snapshot for tests and debugging.
 struct order_probe {
@@ -149,21 +155,42 @@ typename Inspector::result_type inspect(Inspector& f, limiter_probe& x) {
 }
 
 struct host_probe {
-  std::vector<order_key> live;      // orders with a running actor
+  std::vector<order_key> live;      // orders the host runs (an actor, or parked)
   std::vector<order_key> retiring;  // actors finishing their last pass
-  std::uint64_t spawned = 0;
+  std::uint64_t spawned = 0;        // actors spawned for a new order or after a death (not unparks)
   std::uint64_t retired = 0;
   std::uint64_t filtered = 0;  // order updates the predicate did not pass
   std::uint64_t unrouted = 0;  // child events that mapped to no known order
   // Wake-ups sent through the index of what the orders name (a user change
   // waking the assignments that name it).
   std::uint64_t referenced_wakes = 0;
+  std::uint64_t parked = 0;    // orders parked now (among live)
+  std::uint64_t parks = 0;     // actors parked, ever
+  std::uint64_t unparks = 0;   // actors spawned again for a parked order
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, host_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::host_probe"), x.live, x.retiring, x.spawned,
-           x.retired, x.filtered, x.unrouted, x.referenced_wakes);
+           x.retired, x.filtered, x.unrouted, x.referenced_wakes, x.parked, x.parks, x.unparks);
+}
+
+// Order actor -> order host, after the host agreed to park it: `parked`
+// true and the actor quits; false: it changed its mind (a pass began) and
+// goes on. `probe` is what the host answers for the order while it is
+// parked (and hands the next actor, so its counters go on); `next_due` the
+// actor clock's time since its epoch, in nanoseconds, when its earliest
+// named timer is due (0: none armed): the host wakes it then.
+struct parked_order {
+  order_key key;
+  bool parked = false;
+  order_probe probe;
+  std::int64_t next_due = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, parked_order& x) {
+  return f(caf::meta::type_name("c5c3::protocol::parked_order"), x.key, x.parked, x.probe, x.next_due);
 }
 
 }  // namespace c5c3::protocol

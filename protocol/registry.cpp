@@ -48,6 +48,7 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<order_probe>("c5c3::protocol::order_probe");
   cfg.add_message_type<limiter_probe>("c5c3::protocol::limiter_probe");
   cfg.add_message_type<host_probe>("c5c3::protocol::host_probe");
+  cfg.add_message_type<parked_order>("c5c3::protocol::parked_order");
   // shard.hpp
   cfg.add_message_type<shard_view>("c5c3::protocol::shard_view");
   // api_error.hpp

@@ -29,6 +29,7 @@ const char* phase_name(std::uint8_t p) {
     case protocol::order_phase::waiting_for_token: return "waiting for a reconcile slot";
     case protocol::order_phase::running: return "running a pass";
     case protocol::order_phase::stopping: return "stopping";
+    case protocol::order_phase::parked: return "parked (converged; an event or its next timer wakes it)";
   }
   return "?";
 }

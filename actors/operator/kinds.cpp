@@ -22,6 +22,7 @@ runtime::kind_host_options host_options(const kind_context& ctx) {
   o.deps.clusters = ctx.clusters;
   o.deps.control_planes = ctx.control_planes;
   o.shard = ctx.shard;
+  o.actor_options.park_after = ctx.options.park_idle_after;
   return o;
 }
 
@@ -35,6 +36,7 @@ runtime::kind_host_options host_options(const kind_context& ctx) {
   o.max_concurrent_reconciles = ctx.max_concurrent_reconciles;
   o.log = ctx.log;
   o.shard = ctx.shard;
+  o.actor_options.park_after = ctx.options.park_idle_after;
   return o;
 }
 
@@ -50,6 +52,7 @@ std::vector<kind_plug> operator_kinds() {
                      o.clusters = ctx.clusters;
                      o.control_planes = ctx.control_planes;
                      o.shard = ctx.shard;
+                     o.actor_options.park_after = ctx.options.park_idle_after;
                      return ::c5c3::c5c3::rabbitmqvhost::spawn_host(ctx.sys, std::move(o));
                    }});
   kinds.push_back({"keystoneuser", [](kind_context& ctx) {

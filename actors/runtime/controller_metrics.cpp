@@ -65,6 +65,10 @@ controller_metrics::controller_metrics(metrics::registry& reg, const std::string
       order_actors(reg.gauge("c5c3_order_actors", "Number of live order actors per controller",
                              {"controller"})
                        .with({c})),
+      orders_parked(reg.gauge("c5c3_orders_parked",
+                              "Converged orders whose actor is parked until an event or a timer wakes it",
+                              {"controller"})
+                        .with({c})),
       host_mailbox_depth(reg.gauge("c5c3_mailbox_depth",
                                    "Messages waiting in an actor's mailbox when it last handled one",
                                    {"controller", "actor"})

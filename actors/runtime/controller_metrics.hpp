@@ -37,6 +37,7 @@ struct controller_metrics {
   metrics::counter& retries;
   // c5c3_order_actors{controller}, c5c3_mailbox_depth{controller,actor}
   metrics::gauge& order_actors;
+  metrics::gauge& orders_parked;  // c5c3_orders_parked{controller}
   metrics::gauge& host_mailbox_depth;
   metrics::gauge& order_mailbox_depth;  // the deepest order mailbox at its last pass start
 };

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <algorithm>
 #include <exception>
+#include <utility>
 #include <optional>
 
 namespace c5c3::runtime {
@@ -43,6 +44,14 @@ struct order_state {
   std::uint64_t passes_finished = 0;
   std::uint64_t idle_ticks = 0;
   std::string last_error;
+  // Parking (order_actor.hpp): the last successful pass's question whether
+  // its closure is settled (empty after a failure), whether the host is
+  // being asked, and the tick the park timer's firing would have sent, held
+  // until the host answered (a parked actor leaves no tick days away in
+  // CAF's clock).
+  std::function<bool(const k8s::object&, caf::actor_clock::time_point)> settled;
+  bool offering = false;
+  std::optional<named_timers::time_point> deferred_tick;
   // For explain: the last pass's report, when it ended and when the last
   // error happened (wall clock), and when each armed timer fires.
   protocol::pass_report report;
@@ -91,6 +100,7 @@ struct order_state {
         enqueue(true);
         break;
       case order_phase::stopping:
+      case order_phase::parked:  // never an actor's own phase
         break;
     }
   }
@@ -150,8 +160,61 @@ struct order_state {
     }
   }
 
-  // The pass deadline is a named timer of its own (never reported as armed).
+  // The pass deadline and the park timer are named timers of their own
+  // (never reported as armed).
   static constexpr const char* deadline_timer = "pass-deadline";
+  static constexpr const char* park_timer = "park";
+  static bool internal(const std::string& timer) { return timer == deadline_timer || timer == park_timer; }
+
+  bool parkable() const {
+    return static_cast<bool>(settled) && !stopping && !offering && !wake_pending && phase == order_phase::idle &&
+           writes->in_flight == 0 && errors.failures() == 0 && cfg.options.park_after > caf::timespan{0} &&
+           static_cast<bool>(cfg.host);
+  }
+
+  // The park timer fired with nothing else due: ask the host once the
+  // closure is settled (the answer is always given, so the held tick is
+  // always sent, or dropped with the actor); not settled yet: ask again
+  // after park_after.
+  bool offer_park() {
+    auto host = caf::actor_cast<caf::actor>(cfg.host);
+    if (!parkable() || !host) return false;
+    if (!settled(order, now())) {
+      arm(park_timer, cfg.options.park_after);
+      return false;
+    }
+    offering = true;
+    auto epoch = pass_number;
+    self->request(host, caf::infinite, protocol::park_atom::value, cfg.key, epoch)
+        .then([this, host, epoch](bool go) { park_answered(host, go, epoch); },
+              [this, host, epoch](const caf::error&) { park_answered(host, false, epoch); });
+    return true;
+  }
+
+  void park_answered(const caf::actor& host, bool go, std::uint64_t epoch) {
+    offering = false;
+    if (go) {
+      // The host holds what it would send from now on until it reads this.
+      protocol::parked_order p;
+      p.key = cfg.key;
+      p.parked = parkable() && epoch == pass_number;
+      if (p.parked) {
+        p.probe = probe();
+        p.probe.key = {};
+        p.probe.phase = static_cast<std::uint8_t>(order_phase::parked);
+        p.probe.ticks_in_flight = 0;
+        std::optional<named_timers::time_point> next;
+        for (const auto& name : timers.armed_names())
+          if (auto at = timers.due(name); at && !internal(name) && (!next || *at < *next)) next = at;
+        if (next) p.next_due = next->time_since_epoch().count();
+      }
+      bool parked = p.parked;
+      self->send(host, std::move(p));
+      if (parked) return self->quit();
+    }
+    send_tick(std::exchange(deferred_tick, std::nullopt));
+    if (go && parkable()) arm(park_timer, cfg.options.park_after);  // a pass came between: later
+  }
 
   void arm(const std::string& timer, caf::timespan d) {
     send_tick(timers.arm(timer, now() + std::max(d, caf::timespan{0})));
@@ -165,17 +228,23 @@ struct order_state {
 
   void on_tick(const protocol::timer_tick& t) {
     auto fired = timers.tick(named_timers::time_point{named_timers::time_point::duration{t.at}}, now());
-    send_tick(fired.next_tick);
     if (fired.names.empty()) ++idle_ticks;
     bool wake_up = false;
+    bool park_due = false;
     for (const auto& name : fired.names) {
-      if (name != deadline_timer) {
+      if (name == park_timer) {
+        park_due = true;
+      } else if (name != deadline_timer) {
         wake_up = true;
       } else if (phase == order_phase::running && slot) {
         pass_context ctx{slot};
         ctx.finish(pass_result::failed("pass did not finish within its deadline"));
       }
     }
+    if (park_due && !wake_up && offer_park())
+      deferred_tick = fired.next_tick;
+    else
+      send_tick(fired.next_tick);
     if (wake_up) wake();
   }
 
@@ -234,6 +303,12 @@ struct order_state {
       quit_when_fenced();
       return;
     }
+    settled = r.outcome == pass_outcome::converged || r.outcome == pass_outcome::requeue_after
+                  ? std::move(r.settled)
+                  : nullptr;
+    // First: a timer days away armed after it sends no tick of its own (the
+    // park tick is on its way before it), so a parked actor leaves none.
+    if (parkable() && !wake_pending) arm(park_timer, cfg.options.park_after);
     for (const auto& [timer, d] : r.timers)
       if (timer != timer_names::requeue) arm(timer, d);
     if (requeue) arm(timer_names::requeue, *requeue);
@@ -280,7 +355,7 @@ struct order_state {
     p.ticks_in_flight = static_cast<std::uint32_t>(timers.ticks_in_flight());
     p.failures = errors.failures();
     for (auto& name : timers.armed_names())
-      if (name != deadline_timer) p.armed_timers.push_back(std::move(name));
+      if (!internal(name)) p.armed_timers.push_back(std::move(name));
     p.last_error = last_error;
     p.report = report;
     p.last_pass_at = last_pass_at;
@@ -296,6 +371,16 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
   st.self = self;
   st.errors = backoff{cfg.options.backoff_base, cfg.options.backoff_max};
   st.cfg = std::move(cfg);
+  if (auto r = std::exchange(st.cfg.resume, nullptr)) {
+    // Unparked: the order's history goes on.
+    st.pass_number = r->passes_started;
+    st.passes_finished = r->passes_finished;
+    st.idle_ticks = r->idle_ticks;
+    st.last_error = r->last_error;
+    st.report = r->report;
+    st.last_pass_at = r->last_pass_at;
+    st.last_error_at = r->last_error_at;
+  }
   return {
       [self](protocol::order_update& u) {
         auto& st = self->state;

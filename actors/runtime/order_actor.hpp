@@ -14,6 +14,17 @@
 //   (pass_context::write_sent: its answer or its request's timeout, which
 //   outlasts the write's deadline), then quit. So the host's drain never
 //   completes while a write of the order may still reach the API server.
+// - Parking (options.park_after > 0 and a host): an actor whose last pass
+//   succeeded, with no failure, no write in flight and no wake-up since,
+//   asks after park_after whether the pass's closure is settled
+//   (pass_result::settled; not yet: again after park_after) and then asks
+//   its host to park it. The host agrees unless it is about to send it
+//   something it must not lose (it holds what comes meanwhile); then the
+//   actor hands the host its probe and its earliest timer and quits, unless
+//   a pass began in between. The host keeps the order's closure, answers its
+//   probe, and spawns a new actor (its counters go on from the probe) at the
+//   next event that wakes it or when that timer is due, whose pass re-arms
+//   every timer. A converged order then costs the host's entry, not an actor.
 #pragma once
 
 #include "actors/runtime/controller_metrics.hpp"
@@ -21,6 +32,7 @@
 #include "protocol/order.hpp"
 
 #include <caf/actor.hpp>
+#include <caf/actor_addr.hpp>
 #include <caf/fwd.hpp>
 #include <caf/timespan.hpp>
 
@@ -39,6 +51,9 @@ struct order_actor_options {
   caf::timespan pass_deadline = std::chrono::minutes(10);
   // What pass_context::wall_now() reads; empty: the system clock.
   wall_clock_fn wall_clock;
+  // How long a settled, converged order stays idle before its actor asks
+  // its host to park it. 0: never.
+  caf::timespan park_after{0};
 };
 
 struct order_actor_config {
@@ -47,6 +62,10 @@ struct order_actor_config {
   caf::actor limiter;                            // invalid: no limit
   std::shared_ptr<controller_metrics> metrics;   // null: no metrics
   order_actor_options options;
+  caf::actor_addr host;  // whom to ask to park (invalid: never parks)
+  // A parked order's probe: the new actor's counters, last report and last
+  // error go on from it.
+  std::shared_ptr<const protocol::order_probe> resume;
 };
 
 // Spawns an order actor. It starts idle: send it an order_update or wake_atom.

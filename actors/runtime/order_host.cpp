@@ -16,7 +16,8 @@ namespace detail {
 host_state::~host_state() {
   // The host is going (exit, kill, or after stop): its order actors go with
   // it, or they would keep the actor system from shutting down.
-  for (auto& [key, e] : orders) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
+  for (auto& [key, e] : orders)
+    if (e.actor) caf::anon_send_exit(e.actor, caf::exit_reason::user_shutdown);
   if (auto* mm = m()) mm->order_actors.set(0);
   if (sm) sm->owned.set(0);
 }
@@ -24,7 +25,8 @@ host_state::~host_state() {
 void host_state::sample() {
   if (auto* mm = m()) {
     mm->host_mailbox_depth.set(static_cast<double>(mailbox_depth(self)));
-    mm->order_actors.set(static_cast<double>(orders.size()));
+    mm->order_actors.set(static_cast<double>(orders.size() - parked_now));
+    mm->orders_parked.set(static_cast<double>(parked_now));
   }
   if (sm) sm->owned.set(static_cast<double>(orders.size()));
 }
@@ -46,19 +48,32 @@ bool host_state::wake_referencing(const k8s::object& obj, const k8s::object& old
   return routed;
 }
 
-void host_state::spawn(const order_key& key, const k8s::object& obj) {
+caf::actor host_state::start_actor(const order_key& key, pass_fn pass,
+                                   std::shared_ptr<const protocol::order_probe> resume) {
   order_actor_config oc;
   oc.key = key;
-  oc.pass = cfg.make_pass(key);
+  oc.pass = std::move(pass);
   oc.limiter = cfg.limiter;
   oc.metrics = cfg.metrics;
   oc.options = cfg.actor_options;
+  oc.host = self->address();
+  oc.resume = std::move(resume);
   auto a = spawn_order_actor(self->system(), std::move(oc));
   self->monitor(a);
   by_addr[a.address()] = key;
+  return a;
+}
+
+void host_state::spawn(const order_key& key, const k8s::object& obj) {
+  auto pass = cfg.make_pass(key);
+  auto a = start_actor(key, pass, nullptr);
   auto prior = orders.find(key);
   named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
-  orders[key] = entry{a, obj, false, std::nullopt};
+  entry fresh;
+  fresh.actor = a;
+  fresh.last = obj;
+  fresh.pass = std::move(pass);
+  orders[key] = std::move(fresh);
   ++spawned;
   if (auto c = claimed.find(key); c != claimed.end()) {
     if (sm) sm->handoff.observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - c->second).count());
@@ -77,12 +92,7 @@ void host_state::on_order_event(const protocol::object_event& ev) {
     gate.forget(key);
     claimed.erase(key);
     if (!ev.out_of_scope && named_by.names_kind(ev.obj)) wake_referencing(ev.obj, {}, key.cluster, &key);
-    if (i == orders.end()) return;
-    i->second.respawn.reset();
-    if (!i->second.retiring) {
-      i->second.retiring = true;
-      self->send(i->second.actor, protocol::retire_atom::value);
-    }
+    if (i != orders.end()) retire(i);
     return;
   }
   if (stopping) return;
@@ -105,7 +115,7 @@ void host_state::on_order_event(const protocol::object_event& ev) {
   named_by.update(key, e.last, ev.obj);
   auto before = e.last;
   e.last = ev.obj;
-  self->send(e.actor, protocol::order_update{ev.obj, wake});
+  deliver(e, key, protocol::order_update{ev.obj, wake});
   // An order of this kind named by its peers (a duplicate assignment).
   if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
 }
@@ -113,7 +123,13 @@ void host_state::on_order_event(const protocol::object_event& ev) {
 bool host_state::wake(const order_key& key) {
   auto i = orders.find(key);
   if (i == orders.end() || i->second.retiring) return false;
-  self->send(i->second.actor, protocol::wake_atom::value);
+  auto& e = i->second;
+  if (e.parked)
+    unpark(key, e);
+  else if (e.parking)
+    e.held_wake = true;
+  else
+    self->send(e.actor, protocol::wake_atom::value);
   return true;
 }
 
@@ -160,14 +176,11 @@ void host_state::on_child_event(const protocol::object_event& ev) {
 }
 
 void host_state::retire_cluster(const std::string& cluster) {
-  for (auto& [key, e] : orders) {
-    if (key.cluster != cluster) continue;
-    e.respawn.reset();
-    if (!e.retiring) {
-      e.retiring = true;
-      self->send(e.actor, protocol::retire_atom::value);
-    }
-  }
+  std::vector<order_key> keys;
+  for (const auto& [key, e] : orders)
+    if (key.cluster == cluster) keys.push_back(key);
+  for (const auto& key : keys)
+    if (auto i = orders.find(key); i != orders.end()) retire(i);
 }
 
 void host_state::on_down(const caf::down_msg& dm) {
@@ -176,8 +189,15 @@ void host_state::on_down(const caf::down_msg& dm) {
   auto key = a->second;
   by_addr.erase(a);
   auto i = orders.find(key);
-  if (i == orders.end() || i->second.actor.address() != dm.source) return;
+  if (i == orders.end() || i->second.actor.address() != dm.source) return;  // parked, or already replaced
+  gone(i);
+}
+
+void host_state::gone(std::map<order_key, entry>::iterator i) {
+  auto key = i->first;
   auto e = std::move(i->second);
+  wheel_remove(e, i->first);
+  if (e.parked) --parked_now;
   named_by.update(key, e.last, {});
   orders.erase(i);
   if (e.retiring) ++retired;
@@ -202,6 +222,9 @@ void host_state::finish_stop() {
 protocol::host_probe host_state::probe() const {
   protocol::host_probe p;
   for (const auto& [key, e] : orders) (e.retiring ? p.retiring : p.live).push_back(key);
+  p.parked = parked_now;
+  p.parks = parks;
+  p.unparks = unparks;
   p.spawned = spawned;
   p.retired = retired;
   p.filtered = filtered;
@@ -274,14 +297,27 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
         auto& s = self->state;
         s.stopping = true;
         s.stop_waiters.push_back(self->make_response_promise());
-        if (s.orders.empty()) {
-          s.finish_stop();
-          return;
-        }
+        std::vector<order_key> parked;
         for (auto& [key, e] : s.orders) {
           e.respawn.reset();
-          self->send(e.actor, protocol::stop_atom::value);
+          if (e.parked)
+            parked.push_back(key);
+          else
+            self->send(e.actor, protocol::stop_atom::value);
         }
+        for (const auto& key : parked) s.gone(s.orders.find(key));  // the last finishes the stop
+        if (parked.empty() && s.orders.empty()) s.finish_stop();
+      },
+      [self](protocol::park_atom, const order_key& key, std::uint64_t) {
+        return self->state.park_asked(key, caf::actor_cast<caf::actor_addr>(self->current_sender()));
+      },
+      [self](protocol::parked_order& p) {
+        self->state.park_answered(p, caf::actor_cast<caf::actor_addr>(self->current_sender()));
+        self->state.sample();
+      },
+      [self](park_tick_atom, std::int64_t at) {
+        self->state.wheel_tick(host_state::time_point{host_state::time_point::duration{at}});
+        self->state.sample();
       },
       [self](protocol::probe_atom) { return self->state.probe(); },
       [self](protocol::probe_atom, const order_key& key) -> caf::result<protocol::order_probe> {
@@ -290,6 +326,11 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
           protocol::order_probe none;
           none.key = key;
           return none;
+        }
+        if (i->second.parked) {
+          auto p = *i->second.parked;
+          p.key = key;
+          return p;
         }
         auto rp = self->make_response_promise<protocol::order_probe>();
         self->request(i->second.actor, caf::infinite, protocol::probe_atom::value)

@@ -22,12 +22,8 @@ void host_state::act(const order_key& key, shard::decision d) {
       return;
     case shard::decision::drain:
       if (i == orders.end()) return;
-      i->second.respawn.reset();
-      if (!i->second.retiring) {
-        i->second.retiring = true;
-        if (sm) sm->drains.inc();
-        self->send(i->second.actor, protocol::retire_atom::value);
-      }
+      if (!i->second.retiring && sm) sm->drains.inc();
+      retire(i);
       return;
     case shard::decision::claim:
     case shard::decision::release: {

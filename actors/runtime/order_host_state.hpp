@@ -18,6 +18,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace c5c3::runtime::detail {
@@ -25,15 +27,29 @@ namespace c5c3::runtime::detail {
 using protocol::order_key;
 // (shard_eval_atom, key): decide about one order again (after a claim write).
 using shard_eval_atom = caf::atom_constant<caf::atom("shard_eval")>;
+// (park_tick_atom, at): the parked orders' wheel (order_host_park.cpp).
+using park_tick_atom = caf::atom_constant<caf::atom("park_tick")>;
 
 struct host_state {
   static inline const char* name = "c5c3.order_host";
 
+  using time_point = caf::actor_clock::time_point;
+
   struct entry {
-    caf::actor actor;
+    caf::actor actor;  // invalid while parked
     k8s::object last;
     bool retiring = false;
     std::optional<k8s::object> respawn;  // the order came back while retiring
+    // The order's pass (its closure: the runner's memo), kept while parked.
+    pass_fn pass;
+    // Parking (order_host_park.cpp): agreed, the actor's parked_order not
+    // read yet; what would have gone to the actor meanwhile is held.
+    bool parking = false;
+    bool held_wake = false;
+    std::vector<protocol::order_update> held;
+    // Parked: what the actor left (its probe), and when its earliest timer is due.
+    std::unique_ptr<protocol::order_probe> parked;
+    std::optional<time_point> due;
   };
 
   caf::stateful_actor<host_state>* self = nullptr;
@@ -48,6 +64,13 @@ struct host_state {
   std::uint64_t filtered = 0;
   std::uint64_t unrouted = 0;
   std::uint64_t referenced_wakes = 0;
+  std::uint64_t parked_now = 0;
+  std::uint64_t parks = 0;
+  std::uint64_t unparks = 0;
+  // The parked orders' due timers, earliest first (the keys are the
+  // orders map's own), and the wheel's ticks on their way.
+  std::set<std::pair<time_point, const order_key*>> wheel;
+  std::multiset<time_point> wheel_ticks;
   bool stopping = false;
   std::vector<caf::response_promise> stop_waiters;
   shard::gate gate;  // disabled unless cfg.shard.me
@@ -75,6 +98,22 @@ struct host_state {
                         const order_key* self_key = nullptr);
 
   void spawn(const order_key& key, const k8s::object& obj);
+  // A monitored order actor running `pass` (`resume`: the parked order's probe).
+  caf::actor start_actor(const order_key& key, pass_fn pass, std::shared_ptr<const protocol::order_probe> resume);
+
+  // To the order's actor, or held while it parks; a wake-up of a parked
+  // order spawns its actor again (order_host_park.cpp).
+  void deliver(entry& e, const order_key& key, protocol::order_update u);
+  // Retires the order's actor; a parked order is gone at once.
+  void retire(std::map<order_key, entry>::iterator i);
+  // The actor agreed to park (park_atom) and answered (parked_order).
+  bool park_asked(const order_key& key, const caf::actor_addr& from);
+  void park_answered(protocol::parked_order& p, const caf::actor_addr& from);
+  void unpark(const order_key& key, entry& e);
+  void wheel_add(const order_key& key, entry& e, time_point due);  // `key`: the orders map's own
+  void wheel_remove(entry& e, const order_key& key);
+  void wheel_tick(time_point at);
+  void wheel_arm();
 
   void on_order_event(const protocol::object_event& ev);
 
@@ -107,6 +146,9 @@ struct host_state {
   void retire_cluster(const std::string& cluster);
 
   void on_down(const caf::down_msg& dm);
+  // The order's actor is gone (or it was parked and retired): forget it,
+  // and spawn it again, release it or finish the stop as the host is.
+  void gone(std::map<order_key, entry>::iterator i);
 
   void finish_stop();
 

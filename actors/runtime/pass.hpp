@@ -49,6 +49,13 @@ struct pass_result {
   std::map<std::string, caf::timespan> timers;
   // What the pass leaves for explain (the order actor keeps the last one).
   protocol::pass_report report;
+  // Asked once the order has been idle for order_actor_options::park_after
+  // after a successful pass (`order`: the newest version the host
+  // delivered; `now`: the actor clock): whether the pass's closure keeps
+  // nothing a parked order would lose (the runner: its write memo, spent
+  // against that version, is empty). True parks the actor; false asks again
+  // after park_after; empty: never parked.
+  std::function<bool(const k8s::object& order, caf::actor_clock::time_point now)> settled;
 
   static pass_result converged() { return {}; }
   // A duration <= 0 is plain success, as controller-runtime treats RequeueAfter 0.

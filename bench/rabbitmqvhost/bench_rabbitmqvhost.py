@@ -60,7 +60,8 @@ from kubernetes import client, config
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
-from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, wait_for  # noqa: E402
+from benchlib import (Processes, cpu_seconds, diff, free_port, gauge_sum, requests_by_method, rss_kib,  # noqa: E402
+                      wait_for)
 import absorb  # noqa: E402
 import latency  # noqa: E402
 import rotation  # noqa: E402
@@ -296,6 +297,7 @@ def main():
         bench1 = os.times()
         time.sleep(a.steady)
         req2, steady_end = requests_by_method(metrics), time.time()
+        rss2, parked = rss_kib(op), gauge_sum(metrics, "c5c3_orders_parked")
 
         conv = diff(req0, req1)
         steady = diff(req1, req2)
@@ -315,6 +317,8 @@ def main():
         else:
             print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
                   f"{(rss1 - rss0) / total:.1f} KiB per order")
+        print(f"after the steady state                  RSS {rss2 / 1024:.1f} MiB, {int(parked)} orders parked "
+              "(c5c3_orders_parked)")
         print("CPU seconds during convergence          "
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
         if watch:

@@ -150,6 +150,20 @@ BOOST_AUTO_TEST_CASE(worker_threads_flag_and_environment) {
   BOOST_TEST(operator_usage("c5c3-operator").find("--worker-threads") != std::string::npos);
 }
 
+// Parking converged orders' actors (issue 19: actors/runtime/order_actor.hpp).
+BOOST_AUTO_TEST_CASE(park_idle_after_flag_and_environment) {
+  auto def = parse_operator_options({}, fake_env({}));
+  BOOST_TEST_REQUIRE(def.ok());
+  BOOST_TEST(def->park_idle_after == std::chrono::seconds(10));
+  auto flag = parse_operator_options({"--park-idle-after=0"}, fake_env({{"C5C3_PARK_IDLE_AFTER", "1m"}}));
+  BOOST_TEST_REQUIRE(flag.ok());
+  BOOST_TEST(flag->park_idle_after.count() == 0);  // the flag wins: never park
+  auto env = parse_operator_options({}, fake_env({{"C5C3_PARK_IDLE_AFTER", "1m"}}));
+  BOOST_TEST_REQUIRE(env.ok());
+  BOOST_TEST(env->park_idle_after == std::chrono::minutes(1));
+  BOOST_TEST(operator_usage("c5c3-operator").find("--park-idle-after") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
   const bad_case cases[] = {
       {{"--max-concurrent-reconciles=0"}, {}, "invalid value \"0\" for flag --max-concurrent-reconciles: must be an integer from 1 to 10000"},
@@ -169,6 +183,8 @@ BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
       {{"--sharding=perhaps"}, {}, "invalid value \"perhaps\" for flag --sharding: must be true or false"},
       {{"--worker-threads=-1"}, {}, "invalid value \"-1\" for flag --worker-threads: must be an integer from 0 to 1024"},
       {{}, {{"C5C3_WORKER_THREADS", "many"}}, "invalid value \"many\" for environment variable C5C3_WORKER_THREADS"},
+      {{"--park-idle-after=-1s"}, {}, "invalid value \"-1s\" for flag --park-idle-after: must be a duration from 0 (never) to 24h"},
+      {{"--park-idle-after=48h"}, {}, "invalid value \"48h\" for flag --park-idle-after"},
   };
   for (const auto& c : cases) {
     BOOST_TEST_CONTEXT(c.expect) {

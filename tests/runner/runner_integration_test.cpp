@@ -14,6 +14,7 @@
 #include "sim/apiserver/apiserver.hpp"
 #include "tests/actor_config.hpp"
 #include "tests/emulator_client.hpp"
+#include "tests/require_eventually.hpp"
 #include "tests/runner/widget_kind.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -48,7 +49,7 @@ struct runner_fixture {
                                  out.send(res);
                                }};
 
-  explicit runner_fixture(caf::timespan pass_deadline = std::chrono::minutes(10)) {
+  explicit runner_fixture(caf::timespan pass_deadline = std::chrono::minutes(10), caf::timespan park_after = {}) {
     server.start();
     auto c = emulator_client(server, dir);
     c.retry.max_retries = 0;  // faults reach the runner, not the client's retries
@@ -62,6 +63,7 @@ struct runner_fixture {
     ho.deps.field_manager = "c5c3-operator";
     ho.actor_options.pass_deadline = pass_deadline;
     ho.actor_options.backoff_max = 200ms;
+    ho.actor_options.park_after = park_after;
     host = runtime::spawn_kind_host(sys, widget::declaration(), ho);
     BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
   }
@@ -123,6 +125,14 @@ struct runner_fixture {
     protocol::order_probe p;
     self->request(host, deadline, protocol::probe_atom::value, protocol::order_key{"", "default", name})
         .receive([&](protocol::order_probe& x) { p = std::move(x); }, [](caf::error&) {});
+    return p;
+  }
+
+  protocol::host_probe host_probe() {
+    caf::scoped_actor self{sys};
+    protocol::host_probe p;
+    self->request(host, deadline, protocol::probe_atom::value)
+        .receive([&](protocol::host_probe& x) { p = std::move(x); }, [](caf::error&) {});
     return p;
   }
 
@@ -270,6 +280,50 @@ BOOST_FIXTURE_TEST_CASE(an_uncached_slot_is_read_from_the_api_server, runner_fix
   create_widget("count", R"({"size":"small","countSecrets":true})");
   BOOST_TEST_REQUIRE(eventually([&] { return reason_is("count", "Mapped"); }));
   BOOST_TEST(map("count").get_string({"data", "secrets"}) == "1");
+}
+
+BOOST_AUTO_TEST_CASE(a_converged_order_parks_and_comes_back_for_its_events_and_its_timer) {
+  runner_fixture fx{std::chrono::minutes(10), 300ms};
+  fx.create_widget("park", R"({"size":"small","timerSeconds":3})");
+  BOOST_TEST_REQUIRE(eventually([&] { return fx.reason_is("park", "Mapped"); }));
+  // Its writes' answers reached the cache (the memo is empty): it parks.
+  const auto parked = static_cast<std::uint8_t>(protocol::order_phase::parked);
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.host_probe().parked == 1u && fx.probe("park").phase == parked; }),
+                          "parks: " << fx.host_probe().parks);
+  auto passes = fx.probe("park").passes_started;
+
+  // Its timer brings it back without any event, and it parks again.
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.probe("park").passes_started > passes; }),
+                          "passes: " << fx.probe("park").passes_started);
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.host_probe().parked == 1u && fx.host_probe().unparks >= 1u; }),
+                          "unparks: " << fx.host_probe().unparks);
+
+  // A change of its spec reaches the child, as from an actor never parked.
+  auto r = fx.write(protocol::patch_request{{widget::gvk, "default", "park"}, protocol::patch_type::merge,
+                                            R"({"spec":{"size":"large","timerSeconds":3600}})", "", {}});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.map("park").get_string({"data", "size"}) == "large" &&
+                              fx.ready("park")->observed_generation == fx.widget_obj("park").generation(); }),
+                          "size: " << fx.map("park").get_string({"data", "size"}));
+  // A child deleted under a parked order is made again.
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.host_probe().parked == 1u; }),
+                          "parked: " << fx.host_probe().parked);
+  auto r2 = fx.write(
+      protocol::delete_request{{widget::configmap, "default", "park-map"}, "", "", protocol::propagation::background});
+  BOOST_TEST_REQUIRE(static_cast<bool>(r2));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return static_cast<bool>(fx.map("park")); }),
+                          "creates: " << fx.writes("create", "configmaps", 201));
+  BOOST_TEST(fx.writes("create", "configmaps", 201) == 2u);
+  BOOST_TEST(fx.probe("park").last_error.empty());
+
+  // Deleted while parked, or woken by its deletion: torn down, gone from the host.
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.host_probe().parked == 1u; }),
+                          "parked: " << fx.host_probe().parked);
+  fx.delete_widget("park");
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return !fx.widget_obj("park") && !fx.map("park"); }),
+                          "widget still there");
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fx.host_probe().live.empty(); }),
+                          "live: " << fx.host_probe().live.size());
 }
 
 BOOST_AUTO_TEST_CASE(a_pass_past_its_deadline_writes_nothing_more_and_its_late_answer_is_ignored) {

@@ -306,6 +306,7 @@ BOOST_AUTO_TEST_CASE(controller_runtime_names_and_labels) {
       {"workqueue_retries_total", "counter", {"controller", "name"}},
       {"rest_client_requests_total", "counter", {"code", "host", "method"}},
       {"c5c3_order_actors", "gauge", {"controller"}},
+      {"c5c3_orders_parked", "gauge", {"controller"}},
       {"c5c3_mailbox_depth", "gauge", {"actor", "controller"}},
   };
   for (const auto& r : rows) {

@@ -56,7 +56,9 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   hc.wakes = wake_rules_of(*kind);
   hc.referenced_by = kind->referenced_by;
   hc.references = kind->references;
-  hc.make_pass = [kind, deps = opts.deps](const protocol::order_key&) { return make_runner_pass(kind, deps); };
+  hc.make_pass = [kind, deps = std::make_shared<const runner_deps>(opts.deps)](const protocol::order_key&) {
+    return make_runner_pass(kind, deps);
+  };
   hc.limiter = opts.limiter;
   hc.max_concurrent_reconciles = opts.max_concurrent_reconciles;
   hc.metrics = opts.metrics;

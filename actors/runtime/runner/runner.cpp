@@ -45,7 +45,10 @@ std::chrono::steady_clock::time_point write_deadline(std::chrono::steady_clock::
 }
 
 pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_deps deps) {
-  auto shared = std::make_shared<const runner_deps>(std::move(deps));
+  return make_runner_pass(std::move(kind), std::make_shared<const runner_deps>(std::move(deps)));
+}
+
+pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, std::shared_ptr<const runner_deps> shared) {
   auto memo = std::make_shared<write_memo>(shared->memo_horizon);
   auto presence = std::make_shared<order_presence>();
   presence->metrics = shared->orders;

@@ -89,5 +89,7 @@ std::chrono::steady_clock::time_point write_deadline(std::chrono::steady_clock::
 // The pass of one order of `kind` (the host's pass_factory calls it once per
 // order actor; the actor's memo lives in the closure).
 pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, runner_deps deps);
+// The same with deps every order of the host shares (one copy, not one per order).
+pass_fn make_runner_pass(std::shared_ptr<const kind_declaration> kind, std::shared_ptr<const runner_deps> deps);
 
 }  // namespace c5c3::runtime

@@ -27,6 +27,15 @@ k8s::log::logger run_state::log() const {
 }
 
 void finish(const run_ptr& r, pass_result res) {
+  // Parking (order_actor.hpp): once nothing of this order's writes is left
+  // to bridge a lagging cache. The status write's answer is spent when the
+  // order's newest version is its own (the echo wakes no pass), the others
+  // by later passes or the memo's horizon; the closure stays with the host.
+  res.settled = [memo = r->memo, cluster = r->snap.key.cluster](const k8s::object& order,
+                                                                  caf::actor_clock::time_point now) {
+    if (order) memo->latest(memo_key_of(cluster, order), order, now);
+    return memo->size() == 0;
+  };
   if (r->ctx.finish(std::move(res)) && r->deps->orders)
     r->deps->orders->settled(r->snap.key, r->started_with, r->snap.order);
 }

@@ -1,0 +1,116 @@
+// The order host's parked orders (order_actor.hpp, "Parking"): a converged
+// order's actor asks to park; the host agrees unless it is about to send it
+// something, and from then holds what it would send until the actor's
+// answer. A parked order keeps the host's entry (its last object, its
+// closure, the probe the actor left) and a place in the host's wheel of due
+// timers; an event that wakes it, or its timer, spawns its actor again.
+#include "actors/runtime/order_host_state.hpp"
+
+#include <caf/event_based_actor.hpp>
+
+namespace c5c3::runtime::detail {
+
+void host_state::deliver(entry& e, const order_key& key, protocol::order_update u) {
+  if (e.parked) {
+    // The entry holds the object; only a wake-up needs the actor.
+    if (u.wake) unpark(key, e);
+    return;
+  }
+  if (e.parking) {
+    e.held.push_back(std::move(u));
+    return;
+  }
+  self->send(e.actor, std::move(u));
+}
+
+void host_state::retire(std::map<order_key, entry>::iterator i) {
+  auto& e = i->second;
+  e.respawn.reset();
+  if (e.retiring) return;
+  e.retiring = true;
+  if (e.parked) return gone(i);  // no actor to drain
+  self->send(e.actor, protocol::retire_atom::value);
+}
+
+bool host_state::park_asked(const order_key& key, const caf::actor_addr& from) {
+  auto i = orders.find(key);
+  if (stopping || i == orders.end()) return false;
+  auto& e = i->second;
+  if (e.retiring || e.parking || !e.actor || e.actor.address() != from) return false;
+  e.parking = true;
+  return true;
+}
+
+void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr& from) {
+  auto i = orders.find(p.key);
+  if (i == orders.end()) return;
+  auto& e = i->second;
+  if (!e.parking || !e.actor || e.actor.address() != from) return;
+  e.parking = false;
+  auto held = std::exchange(e.held, {});
+  bool held_wake = std::exchange(e.held_wake, false);
+  if (p.parked && !e.retiring && !stopping) {
+    // The actor quits; its down message finds the entry without it.
+    e.actor = caf::actor{};
+    e.parked = std::make_unique<protocol::order_probe>(std::move(p.probe));
+    ++parked_now;
+    ++parks;
+    if (p.next_due != 0) wheel_add(i->first, e, time_point{time_point::duration{p.next_due}});
+    bool wake = held_wake;
+    for (const auto& u : held) wake = wake || u.wake;
+    if (wake) unpark(i->first, e);
+    return;
+  }
+  if (p.parked) return;  // retiring or stopping: its down message settles it
+  for (auto& u : held) self->send(e.actor, std::move(u));
+  if (held_wake) self->send(e.actor, protocol::wake_atom::value);
+}
+
+void host_state::unpark(const order_key& key, entry& e) {
+  wheel_remove(e, key);
+  --parked_now;
+  ++unparks;
+  e.actor = start_actor(key, e.pass, std::shared_ptr<const protocol::order_probe>(std::move(e.parked)));
+  self->send(e.actor, protocol::order_update{e.last, true});
+}
+
+void host_state::wheel_add(const order_key& key, entry& e, time_point due) {
+  e.due = due;
+  wheel.emplace(due, &key);
+  wheel_arm();
+}
+
+// As named_timers: a tick is sent only when the earliest due comes before
+// every tick on its way.
+void host_state::wheel_arm() {
+  if (wheel.empty()) return;
+  auto next = wheel.begin()->first;
+  if (!wheel_ticks.empty() && *wheel_ticks.begin() <= next) return;
+  wheel_ticks.insert(next);
+  self->delayed_send(self, std::max(next - self->clock().now(), caf::timespan{0}), park_tick_atom::value,
+                     static_cast<std::int64_t>(next.time_since_epoch().count()));
+}
+
+void host_state::wheel_remove(entry& e, const order_key& key) {
+  if (!e.due) return;
+  // The wheel points at the orders map's own key; `key` may be a copy.
+  for (auto w = wheel.lower_bound({*e.due, nullptr}); w != wheel.end() && w->first == *e.due; ++w) {
+    if (*w->second == key) {
+      wheel.erase(w);
+      break;
+    }
+  }
+  e.due.reset();
+}
+
+void host_state::wheel_tick(time_point at) {
+  if (auto t = wheel_ticks.find(at); t != wheel_ticks.end()) wheel_ticks.erase(t);
+  const auto now = self->clock().now();
+  std::vector<order_key> due;
+  for (auto w = wheel.begin(); w != wheel.end() && w->first <= now; ++w) due.push_back(*w->second);
+  for (const auto& key : due)
+    if (auto i = orders.find(key); i != orders.end() && i->second.parked) unpark(key, i->second);
+  wheel_arm();
+}
+
+}  // namespace c5c3::runtime::detail

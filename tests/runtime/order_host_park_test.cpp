@@ -1,0 +1,243 @@
+// Parking converged orders (order_actor.hpp, "Parking"; order_host_park.cpp):
+// a settled order's actor goes after park_after idle, and comes back, with
+// its counters, at an event that wakes it or at its next timer; nothing sent
+// to it while it parks is lost. Virtual time (coordinator_fixture).
+#include "coordinator_fixture.hpp"
+
+#include "actors/runtime/controller_metrics.hpp"
+#include "actors/runtime/named_timers.hpp"
+#include "actors/runtime/order_host.hpp"
+#include "protocol/subscription.hpp"
+
+using namespace c5c3;
+using namespace c5c3::runtime;
+using namespace c5c3::testing;
+using namespace std::chrono_literals;
+using protocol::event_type;
+using protocol::order_key;
+
+namespace {
+
+const ownership_keys keys{"c5c3.io/keystoneuser-name", "c5c3.io/keystoneuser-namespace",
+                          "c5c3.io/keystoneuser-cluster"};
+const k8s::gvk kind{"c5c3.io", "v1alpha1", "KeystoneUser"};
+const order_key alice{"", "tenant-a", "alice"};
+
+k8s::object order(const char* rv, std::int64_t generation, const char* phase = "Ready") {
+  k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", "alice"};
+  b.set_resource_version(rv);
+  b.set_int({"metadata", "generation"}, generation);
+  b.set_string({"metadata", "uid"}, "u-1");
+  b.set_string({"status", "phase"}, phase);
+  return std::move(b).freeze();
+}
+
+k8s::object child(const char* rv) {
+  k8s::object_builder b{"openstack.k-orc.cloud/v1alpha1", "User", "cp-ns", "u-alice"};
+  b.set_resource_version(rv);
+  b.set_label(keys.name, "alice").set_label(keys.namespace_, "tenant-a").set_label(keys.cluster, "");
+  return std::move(b).freeze();
+}
+
+protocol::object_event event(event_type t, k8s::object obj, k8s::object old = {}) {
+  return protocol::object_event{{1}, "", t, std::move(obj), std::move(old)};
+}
+
+// Every pass succeeds; `settled`, the timer and failure are the test's to
+// set. `unsettled_asks`: how many times the settled question says no first.
+struct script {
+  bool settled = true;
+  int unsettled_asks = 0;
+  int asks = 0;
+  bool fail = false;
+  std::optional<caf::timespan> rotation;
+};
+
+struct park_fixture : registry_holder, coordinator_fixture {
+  std::shared_ptr<pass_log> log = std::make_shared<pass_log>();
+  std::shared_ptr<script> s = std::make_shared<script>();
+  std::shared_ptr<controller_metrics> m = std::make_shared<controller_metrics>(reg, "keystoneuser");
+  caf::actor h;
+
+  park_fixture() {
+    order_host_config hc;
+    hc.controller = "keystoneuser";
+    hc.order_kind = kind;
+    hc.keys = keys;
+    hc.metrics = m;
+    hc.actor_options.park_after = 10s;
+    auto l = log;
+    auto sc = s;
+    hc.make_pass = [l, sc](const order_key&) {
+      return scripted_pass(l, [sc](int) {
+        auto r = sc->fail ? pass_result::failed("boom") : pass_result::converged();
+        if (sc->rotation) r.arm(timer_names::rotation, *sc->rotation);
+        if (sc->settled)
+          r.settled = [sc](const k8s::object&, caf::actor_clock::time_point) {
+            return ++sc->asks > sc->unsettled_asks;
+          };
+        return r;
+      });
+    };
+    h = keep(spawn_order_host(sys, std::move(hc)));
+  }
+
+  protocol::host_probe probe() { return ask<protocol::host_probe>(h, protocol::probe_atom::value); }
+  protocol::order_probe order_probe() { return ask<protocol::order_probe>(h, protocol::probe_atom::value, alice); }
+
+  void send(protocol::object_event ev) {
+    caf::anon_send(h, std::move(ev));
+    run();
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(order_host_parking)
+
+BOOST_FIXTURE_TEST_CASE(a_settled_order_parks_after_idle_and_an_event_brings_it_back, park_fixture) {
+  send(event(event_type::added, order("1", 1)));
+  BOOST_TEST(log->started == 1);
+  advance(9s);
+  BOOST_TEST(probe().parked == 0u);
+
+  advance(1s);
+  auto p = probe();
+  BOOST_TEST(p.parked == 1u);
+  BOOST_TEST(p.parks == 1u);
+  BOOST_TEST(p.live.size() == 1u);  // still the host's order
+  BOOST_TEST(m->order_actors.value() == 0.0);
+  BOOST_TEST(m->orders_parked.value() == 1.0);
+  auto op = order_probe();
+  BOOST_TEST(op.key.to_string() == alice.to_string());
+  BOOST_TEST(op.phase == static_cast<std::uint8_t>(protocol::order_phase::parked));
+  BOOST_TEST(op.passes_finished == 1u);
+
+  // A status write (the predicate filters it) keeps it parked; the next pass sees it.
+  send(event(event_type::modified, order("2", 1, "Written"), order("1", 1)));
+  BOOST_TEST(probe().parked == 1u);
+  BOOST_TEST(log->started == 1);
+
+  // A change of the spec wakes it: a new actor, whose counters go on.
+  send(event(event_type::modified, order("3", 2), order("2", 1, "Written")));
+  BOOST_TEST_REQUIRE(log->started == 2);
+  BOOST_TEST(log->orders.back().resource_version() == "3");
+  p = probe();
+  BOOST_TEST(p.parked == 0u);
+  BOOST_TEST(p.unparks == 1u);
+  BOOST_TEST(p.spawned == 1u);
+  BOOST_TEST(order_probe().passes_started == 2u);
+  BOOST_TEST(m->order_actors.value() == 1.0);
+
+  // A child's event wakes it as well, once parked again.
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  send(event(event_type::modified, child("7"), child("6")));
+  BOOST_TEST(log->started == 3);
+  BOOST_TEST(probe().unparks == 2u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_parked_order_wakes_when_its_next_timer_is_due, park_fixture) {
+  s->rotation = 1h;
+  send(event(event_type::added, order("1", 1)));
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  BOOST_TEST((order_probe().armed_timers == std::vector<std::string>{"rotation"}));
+
+  advance(1h - 11s);
+  BOOST_TEST(log->started == 1);
+  advance(1s);  // the rotation, an hour after the pass
+  BOOST_TEST(log->started == 2);
+  BOOST_TEST(probe().unparks == 1u);
+  // Its pass armed the rotation again; it parks again and wakes again.
+  advance(10s);
+  BOOST_TEST(probe().parked == 1u);
+  advance(1h - 10s);
+  BOOST_TEST(log->started == 3);
+  // Parked again and deleted: its place in the wheel goes with it (the
+  // wheel's next tick finds nothing of it).
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  send(event(event_type::deleted, order("1", 1)));
+  advance(2h);
+  BOOST_TEST(probe().live.empty());
+  BOOST_TEST(log->started == 3);
+}
+
+BOOST_FIXTURE_TEST_CASE(an_unsettled_or_failing_order_keeps_its_actor, park_fixture) {
+  s->settled = false;
+  send(event(event_type::added, order("1", 1)));
+  advance(1min);
+  BOOST_TEST(probe().parked == 0u);
+  BOOST_TEST(probe().parks == 0u);
+
+  // Failing passes back off (their state is the actor's): never parked.
+  s->settled = true;
+  s->fail = true;
+  send(event(event_type::modified, order("2", 2), order("1", 1)));
+  advance(5min);
+  BOOST_TEST(log->started > 2);
+  BOOST_TEST(probe().parks == 0u);
+
+  // Once it succeeds settled, it parks.
+  s->fail = false;
+  advance(20min);  // the retry: a success
+  BOOST_TEST(probe().parked == 0u);
+  advance(10s);
+  BOOST_TEST(probe().parked == 1u);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_closure_not_settled_yet_is_asked_again_after_the_idle_time, park_fixture) {
+  s->unsettled_asks = 2;
+  send(event(event_type::added, order("1", 1)));
+  advance(10s);
+  BOOST_TEST(s->asks == 1);
+  BOOST_TEST(probe().parked == 0u);
+  advance(10s);
+  BOOST_TEST(s->asks == 2);
+  BOOST_TEST(probe().parked == 0u);
+  advance(10s);
+  BOOST_TEST(s->asks == 3);
+  BOOST_TEST(probe().parked == 1u);
+  BOOST_TEST(log->started == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_wake_that_comes_while_the_actor_parks_is_held_and_delivered, park_fixture) {
+  send(event(event_type::added, order("1", 1)));
+  // The park timer's tick reaches the actor, which asks the host; the host
+  // agrees. Before the actor reads the answer, a spec change comes.
+  sched.advance_time(10s);
+  BOOST_TEST_REQUIRE(sched.try_run_once());  // the actor: the tick, the request
+  BOOST_TEST_REQUIRE(sched.try_run_once());  // the host: agrees (now parking)
+  caf::anon_send(h, event(event_type::modified, order("2", 2), order("1", 1)));
+  sched.prioritize(h);
+  BOOST_TEST_REQUIRE(sched.try_run_once());  // the host: holds the update
+  run();
+  // The actor parked; the held wake-up brought it straight back.
+  auto p = probe();
+  BOOST_TEST(p.parks == 1u);
+  BOOST_TEST(p.unparks == 1u);
+  BOOST_TEST(p.parked == 0u);
+  BOOST_TEST_REQUIRE(log->started == 2);
+  BOOST_TEST(log->orders.back().resource_version() == "2");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_parked_order_deleted_or_stopped_is_gone_at_once, park_fixture) {
+  send(event(event_type::added, order("1", 1)));
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  send(event(event_type::deleted, order("1", 1)));
+  auto p = probe();
+  BOOST_TEST(p.live.empty());
+  BOOST_TEST(p.retiring.empty());
+  BOOST_TEST(p.parked == 0u);
+  BOOST_TEST(p.retired == 1u);
+
+  send(event(event_type::added, order("5", 1)));
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  auto ok = ask<protocol::ok_atom>(h, protocol::stop_atom::value);
+  BOOST_TEST(ok == protocol::ok_atom::value);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -5,6 +5,7 @@
 #include "protocol/clusters.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/order.hpp"
+#include "protocol/timer_relay.hpp"
 #include "protocol/shard.hpp"
 #include "protocol/subscription.hpp"
 
@@ -44,6 +45,7 @@ void register_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<order_key>("c5c3::protocol::order_key");
   cfg.add_message_type<wake_order>("c5c3::protocol::wake_order");
   cfg.add_message_type<timer_tick>("c5c3::protocol::timer_tick");
+  cfg.add_message_type<timer_relay>("c5c3::protocol::timer_relay");
   cfg.add_message_type<pass_report>("c5c3::protocol::pass_report");
   cfg.add_message_type<order_probe>("c5c3::protocol::order_probe");
   cfg.add_message_type<limiter_probe>("c5c3::protocol::limiter_probe");

@@ -4,9 +4,11 @@
 #include "actors/runtime/mailbox_depth.hpp"
 #include "actors/runtime/named_timers.hpp"
 #include "k8s/log.hpp"
+#include "protocol/timer_relay.hpp"
 
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
+#include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
 
 #include <chrono>
@@ -220,10 +222,17 @@ struct order_state {
     send_tick(timers.arm(timer, now() + std::max(d, caf::timespan{0})));
   }
 
+  // Through the host when there is one (protocol::timer_relay): a tick in
+  // CAF's clock then holds the host, not this actor, which a parked order
+  // leaves behind.
   void send_tick(std::optional<named_timers::time_point> at) {
     if (!at) return;
-    self->delayed_send(self, std::max(*at - now(), caf::timespan{0}),
-                       protocol::timer_tick{at->time_since_epoch().count()});
+    auto delay = std::max(*at - now(), caf::timespan{0});
+    auto count = at->time_since_epoch().count();
+    if (auto host = caf::actor_cast<caf::actor>(cfg.host))
+      caf::delayed_anon_send(host, delay, protocol::timer_relay{cfg.key, self->id(), count});
+    else
+      self->delayed_send(self, delay, protocol::timer_tick{count});
   }
 
   void on_tick(const protocol::timer_tick& t) {

@@ -6,6 +6,7 @@
 #include "actors/runtime/shard/scope.hpp"
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
+#include "protocol/timer_relay.hpp"
 
 #include <caf/actor_system.hpp>
 
@@ -314,6 +315,11 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
       [self](protocol::parked_order& p) {
         self->state.park_answered(p, caf::actor_cast<caf::actor_addr>(self->current_sender()));
         self->state.sample();
+      },
+      [self](const protocol::timer_relay& t) {
+        auto i = self->state.orders.find(t.key);
+        if (i != self->state.orders.end() && i->second.actor && i->second.actor.id() == t.actor)
+          self->send(i->second.actor, protocol::timer_tick{t.at});
       },
       [self](park_tick_atom, std::int64_t at) {
         self->state.wheel_tick(host_state::time_point{host_state::time_point::duration{at}});

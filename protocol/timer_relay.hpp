@@ -2,7 +2,7 @@
 // timer ticks (runtime/order_actor.cpp send_tick).
 #pragma once
 
-#include "protocol/order.hpp"
+#include <caf/meta/type_name.hpp>
 
 #include <cstdint>
 
@@ -14,14 +14,13 @@ namespace c5c3::protocol {
 // receiver and sender: sent to itself, a tick ten minutes away (the pass
 // deadline) kept a parked actor's memory for ten minutes.
 struct timer_relay {
-  order_key key;
-  std::uint64_t actor = 0;  // caf::actor_id of the order actor
+  std::uint64_t actor = 0;  // caf::actor_id of the order actor (the host knows its order)
   std::int64_t at = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, timer_relay& x) {
-  return f(caf::meta::type_name("c5c3::protocol::timer_relay"), x.key, x.actor, x.at);
+  return f(caf::meta::type_name("c5c3::protocol::timer_relay"), x.actor, x.at);
 }
 
 }  // namespace c5c3::protocol

@@ -230,7 +230,7 @@ struct order_state {
     auto delay = std::max(*at - now(), caf::timespan{0});
     auto count = at->time_since_epoch().count();
     if (auto host = caf::actor_cast<caf::actor>(cfg.host))
-      caf::delayed_anon_send(host, delay, protocol::timer_relay{cfg.key, self->id(), count});
+      caf::delayed_anon_send(host, delay, protocol::timer_relay{self->id(), count});
     else
       self->delayed_send(self, delay, protocol::timer_tick{count});
   }

@@ -61,7 +61,7 @@ caf::actor host_state::start_actor(const order_key& key, pass_fn pass,
   oc.resume = std::move(resume);
   auto a = spawn_order_actor(self->system(), std::move(oc));
   self->monitor(a);
-  by_addr[a.address()] = key;
+  by_id[a.id()] = key;
   return a;
 }
 
@@ -185,10 +185,10 @@ void host_state::retire_cluster(const std::string& cluster) {
 }
 
 void host_state::on_down(const caf::down_msg& dm) {
-  auto a = by_addr.find(dm.source);
-  if (a == by_addr.end()) return;
+  auto a = by_id.find(dm.source.id());
+  if (a == by_id.end()) return;
   auto key = a->second;
-  by_addr.erase(a);
+  by_id.erase(a);
   auto i = orders.find(key);
   if (i == orders.end() || i->second.actor.address() != dm.source) return;  // parked, or already replaced
   gone(i);
@@ -317,8 +317,11 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
         self->state.sample();
       },
       [self](const protocol::timer_relay& t) {
-        auto i = self->state.orders.find(t.key);
-        if (i != self->state.orders.end() && i->second.actor && i->second.actor.id() == t.actor)
+        auto& s = self->state;
+        auto a = s.by_id.find(t.actor);
+        if (a == s.by_id.end()) return;  // gone (parked, retired): its timers went with it
+        auto i = s.orders.find(a->second);
+        if (i != s.orders.end() && i->second.actor && i->second.actor.id() == t.actor)
           self->send(i->second.actor, protocol::timer_tick{t.at});
       },
       [self](park_tick_atom, std::int64_t at) {

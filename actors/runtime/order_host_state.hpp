@@ -56,7 +56,7 @@ struct host_state {
   order_host_config cfg;
   std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
   std::map<order_key, entry> orders;
-  std::map<caf::actor_addr, order_key> by_addr;
+  std::map<caf::actor_id, order_key> by_id;  // live order actors (down messages, timer relays)
   // cfg.references: what an order names -> the orders naming it.
   reference_index named_by;
   std::uint64_t spawned = 0;

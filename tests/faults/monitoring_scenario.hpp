@@ -104,6 +104,10 @@ struct monitoring_scenario {
     co.clusters = directory;
     co.registry = &reg;
     co.actor_options.backoff_max = 300ms;
+    // Converged orders park between the steps, as the operator's do after
+    // --park-idle-after (actors/runtime/README.md): the plans run over parked
+    // orders too.
+    co.actor_options.park_after = 200ms;
     co.service_timeout = 1500ms;
     co.flags.requeue_after_duration = 300ms;
     controllers = spawn(sys, std::move(co));

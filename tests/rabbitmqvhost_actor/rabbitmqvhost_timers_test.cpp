@@ -8,6 +8,7 @@
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/c5c3/rabbitmqvhost/spec.hpp"
 #include "actors/runtime/order_actor.hpp"
+#include "protocol/timer_relay.hpp"
 #include "tests/rabbitmqvhost_actor/fake_world.hpp"
 #include "tests/runtime/coordinator_fixture.hpp"
 
@@ -67,8 +68,9 @@ struct timers_fixture : registry_holder, coordinator_fixture {
     return pos == std::string::npos ? -1 : std::stod(text.substr(pos + series.size() + 2));
   }
 
-  // A fresh order actor, as the host spawns one on the informer's add.
-  void spawn_actor() {
+  // A fresh order actor, as the host spawns one on the informer's add
+  // (`host`, `park_after`: whom it asks to park it, and when).
+  void spawn_actor(caf::actor host = {}, caf::timespan park_after = {}) {
     vh::pass_deps deps;
     deps.clusters = directory;
     deps.control_planes = control_planes;
@@ -77,6 +79,8 @@ struct timers_fixture : registry_holder, coordinator_fixture {
     runtime::order_actor_config cfg;
     cfg.key = key;
     cfg.pass = vh::make_order_pass(deps);
+    cfg.host = host.address();
+    cfg.options.park_after = park_after;
     auto base = test::t0();
     auto origin = start;
     cfg.options.wall_clock = [base, origin](caf::actor_clock::time_point t) {
@@ -153,6 +157,31 @@ BOOST_FIXTURE_TEST_CASE(the_rotation_fires_when_due_and_the_grace_sweep_when_it_
     BOOST_TEST(!armed("grace"));
     BOOST_TEST(user_creations() == 2u);
   }
+}
+
+// A kind with admission is never parked: the ControlPlane directory keeps an
+// order for its fan-out by the actor that asked (runner/sense.cpp finish).
+BOOST_FIXTURE_TEST_CASE(an_order_with_admission_never_asks_to_be_parked, timers_fixture) {
+  auto asked = std::make_shared<int>(0);
+  auto order_actor = std::make_shared<caf::actor>();
+  // A host that passes the actor's ticks on (protocol::timer_relay) and
+  // counts its requests to park. With an argument: CAF 0.17 spawning a
+  // function without one trips UBSan.
+  auto host = keep(sys.spawn(
+      [](caf::event_based_actor* self, std::shared_ptr<int> n, std::shared_ptr<caf::actor> a) -> caf::behavior {
+        return {[n](protocol::park_atom, const protocol::order_key&, std::uint64_t) {
+                  ++*n;
+                  return false;
+                },
+                [self, a](const protocol::timer_relay& t) { self->send(*a, protocol::timer_tick{t.at}); }};
+      },
+      asked, order_actor));
+  spawn_actor(host, 10s);
+  *order_actor = actor;
+  BOOST_TEST_REQUIRE(order().find_condition("Ready")->is_true());
+  advance(5min);
+  BOOST_TEST(*asked == 0);
+  BOOST_TEST(probe().phase == static_cast<std::uint8_t>(protocol::order_phase::idle));
 }
 
 BOOST_FIXTURE_TEST_CASE(the_order_metrics_move_as_the_order_gets_ready_rotates_and_goes, timers_fixture) {

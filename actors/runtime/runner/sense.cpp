@@ -31,11 +31,15 @@ void finish(const run_ptr& r, pass_result res) {
   // to bridge a lagging cache. The status write's answer is spent when the
   // order's newest version is its own (the echo wakes no pass), the others
   // by later passes or the memo's horizon; the closure stays with the host.
-  res.settled = [memo = r->memo, cluster = r->snap.key.cluster](const k8s::object& order,
-                                                                  caf::actor_clock::time_point now) {
-    if (order) memo->latest(memo_key_of(cluster, order), order, now);
-    return memo->size() == 0;
-  };
+  // Not a kind with admission: the ControlPlane directory registers an order
+  // for its fan-out by the actor that asked (and drops it when that actor
+  // goes), so a parked order would miss its ControlPlane's changes.
+  if (!r->kind->admission)
+    res.settled = [memo = r->memo, cluster = r->snap.key.cluster](const k8s::object& order,
+                                                                    caf::actor_clock::time_point now) {
+      if (order) memo->latest(memo_key_of(cluster, order), order, now);
+      return memo->size() == 0;
+    };
   if (r->ctx.finish(std::move(res)) && r->deps->orders)
     r->deps->orders->settled(r->snap.key, r->started_with, r->snap.order);
 }

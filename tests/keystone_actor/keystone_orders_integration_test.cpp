@@ -170,13 +170,17 @@ BOOST_FIXTURE_TEST_CASE(duplicates_through_the_field_index, orders_fixture) {
   BOOST_TEST_REQUIRE(eventually([&] { return !get(assignments_resource, "ra-old"); }));
   C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(assignments_resource, "ra-young"); }),
                           reason(assignments_resource, "ra-young", "AssignmentReady"));
-  create(assignment_order("ra-third", "alice", "team"));
-  BOOST_TEST_REQUIRE(eventually([&] {
-    return reason(assignments_resource, "ra-third", "AssignmentReady") == "DuplicateRoleAssignment";
-  }));
-  BOOST_TEST(message(assignments_resource, "ra-third", "AssignmentReady").find("KeystoneRoleAssignment tenant-a/ra-young (older)") !=
+  // Created within the same second as ra-young (creationTimestamp has seconds), the name decides which
+  // is older: "ra-youngest" sorts after "ra-young", so it is the younger either way.
+  create(assignment_order("ra-youngest", "alice", "team"));
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] {
+    return reason(assignments_resource, "ra-youngest", "AssignmentReady") == "DuplicateRoleAssignment";
+  }),
+                          reason(assignments_resource, "ra-youngest", "AssignmentReady") << ": "
+                              << message(assignments_resource, "ra-youngest", "AssignmentReady"));
+  BOOST_TEST(message(assignments_resource, "ra-youngest", "AssignmentReady").find("KeystoneRoleAssignment tenant-a/ra-young (older)") !=
              std::string::npos);
-  BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-third") == 0u);
+  BOOST_TEST(labelled("roleassignments.openstack.k-orc.cloud", assignment_label, "ra-youngest") == 0u);
 }
 
 // 100 assignments of ten users who do not exist yet on ten projects (each

@@ -9,11 +9,14 @@
 //                                       orderControlPlanePredicate passes)
 //   order host -> ControlPlane directory : (cp_host_atom, caf::actor host)
 //                                       registers a host for the fan-out; ok_atom
+//                                       (cp_forget_atom, order_key): the order
+//                                       left the host (deleted, drained, stopped)
 #pragma once
 
 #include "protocol/order.hpp"
 #include "protocol/payloads.hpp"
 
+#include <caf/actor_addr.hpp>
 #include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/atom.hpp>
 #include <caf/meta/type_name.hpp>
@@ -25,6 +28,7 @@
 namespace c5c3::protocol {
 
 using cp_host_atom = caf::atom_constant<caf::atom("cp_host")>;
+using cp_forget_atom = caf::atom_constant<caf::atom("cp_forget")>;
 
 // The ControlPlane an order references: spec.controlPlaneRef resolved to a
 // namespace and a name.
@@ -43,11 +47,15 @@ typename Inspector::result_type inspect(Inspector& f, control_plane_ref& x) {
 struct admission_request {
   order_key order;  // its cluster and namespace are what consent is looked up for
   control_plane_ref control_plane;
+  // The order's host: the directory keeps the order for the fan-out until the
+  // host forgets it or goes, so it outlives a parked order's actor. Invalid:
+  // until the sender goes.
+  caf::actor_addr host;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, admission_request& x) {
-  return f(caf::meta::type_name("c5c3::protocol::admission_request"), x.order, x.control_plane);
+  return f(caf::meta::type_name("c5c3::protocol::admission_request"), x.order, x.control_plane, x.host);
 }
 
 // The verdicts of orderAdmission, named after their condition reasons.

@@ -81,7 +81,7 @@ struct cp_fixture : c5c3::testing::coordinator_fixture {
   protocol::admission_answer admit(const std::string& cluster_name, const std::string& ns,
                                    const std::string& name = "order") {
     return ask<protocol::admission_answer>(directory,
-                                           protocol::admission_request{{cluster_name, ns, name}, cp_ref});
+                                           protocol::admission_request{{cluster_name, ns, name}, cp_ref, {}});
   }
   protocol::control_plane_endpoints endpoints(const std::string& cluster_name) {
     return ask<protocol::control_plane_endpoints>(directory, protocol::endpoints_request{cp_ref, cluster_name});
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_SUITE(controlplane_directory)
 BOOST_FIXTURE_TEST_CASE(a_missing_control_plane_costs_no_watch_of_its_own, present_fixture) {
   for (const char* ns : {"ns-a", "ns-b", "ns-c"}) {
     auto m = ask<protocol::admission_answer>(
-        directory, protocol::admission_request{{"", ns, "order"}, {ns, "nowhere"}});
+        directory, protocol::admission_request{{"", ns, "order"}, {ns, "nowhere"}, {}});
     BOOST_TEST(protocol::to_string(m.verdict) == protocol::to_string(admission_verdict::control_plane_not_found));
   }
   admit("", "team-a");  // and the one that exists
@@ -308,14 +308,14 @@ BOOST_FIXTURE_TEST_CASE(a_missing_control_plane_costs_no_watch_of_its_own, prese
 BOOST_FIXTURE_TEST_CASE(control_plane_actors_retire_once_no_order_refers_to_them, present_fixture) {
   auto order = sys.spawn(c5c3::testing::admitting_order, directory);
   const protocol::control_plane_ref elsewhere{"other-ns", "missing"};
-  caf::anon_send(order, protocol::admission_request{{"", "team-a", "one"}, elsewhere});
+  caf::anon_send(order, protocol::admission_request{{"", "team-a", "one"}, elsewhere, {}});
   run();
   auto p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
   BOOST_TEST_REQUIRE(p.actors.size() == 1u);
   auto first = ask<caf::actor>(directory, cp::cp_lookup_atom::value, elsewhere);
   self->monitor(first);
   // The order now names cp-ns/cp: the actor of other-ns/missing retires.
-  caf::anon_send(order, protocol::admission_request{{"", "team-a", "one"}, cp_ref});
+  caf::anon_send(order, protocol::admission_request{{"", "team-a", "one"}, cp_ref, {}});
   run();
   bool down = false;
   self->receive([&](caf::down_msg& dm) { down = dm.source == first.address(); },
@@ -341,6 +341,45 @@ BOOST_FIXTURE_TEST_CASE(control_plane_actors_retire_once_no_order_refers_to_them
   BOOST_TEST(p.retired == 2u);
   // A later order gets a fresh actor that knows the ControlPlane at once.
   BOOST_TEST(protocol::to_string(admit("", "team-a").verdict) == protocol::to_string(admission_verdict::admitted));
+}
+
+// An order whose request names its host stays in the fan-out once its actor
+// is gone (a parked order), until the host forgets it or goes itself.
+BOOST_FIXTURE_TEST_CASE(an_order_is_kept_for_its_host_until_the_host_forgets_it_or_goes, present_fixture) {
+  auto record = std::make_shared<c5c3::testing::host_record>();
+  auto its_host = sys.spawn(c5c3::testing::forgetting_host, record, directory);
+  BOOST_REQUIRE(ask<protocol::ok_atom>(directory, cp::cp_host_atom::value, its_host) == protocol::ok_atom::value);
+  auto order = sys.spawn(c5c3::testing::admitting_order, directory);
+  const protocol::order_key one{"", "team-a", "one"}, two{"", "team-a", "two"};
+  caf::anon_send(order, protocol::admission_request{one, cp_ref, its_host.address()});
+  caf::anon_send(order, protocol::admission_request{two, cp_ref, its_host.address()});
+  run();
+  caf::anon_send_exit(order, caf::exit_reason::user_shutdown);  // parked: the actor quits
+  run();
+  auto p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
+  BOOST_TEST(p.orders == 2u);
+  BOOST_TEST(p.retired == 0u);
+  BOOST_TEST((probe().orders == std::vector<protocol::order_key>{one, two}));
+
+  put(control_plane(2, true));  // a spec change reaches the orders without actors
+  BOOST_REQUIRE_EQUAL(record->changes.size(), 1u);
+  BOOST_TEST((record->changes[0].orders == std::vector<protocol::order_key>{one, two}));
+
+  caf::anon_send(its_host, protocol::cp_forget_atom::value, one);  // deleted
+  run();
+  BOOST_TEST((probe().orders == std::vector<protocol::order_key>{two}));
+  auto actor = ask<caf::actor>(directory, cp::cp_lookup_atom::value, cp_ref);
+  self->monitor(actor);
+  caf::anon_send_exit(its_host, caf::exit_reason::user_shutdown);  // the host goes: so does two
+  run();
+  bool down = false;
+  self->receive([&](caf::down_msg& dm) { down = dm.source == actor.address(); },
+                caf::after(std::chrono::seconds(0)) >> [] {});
+  BOOST_TEST(down);
+  p = ask<cp::control_plane_directory_probe>(directory, protocol::probe_atom::value);
+  BOOST_TEST(p.orders == 0u);
+  BOOST_TEST(p.actors.empty());
+  BOOST_TEST(p.retired == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

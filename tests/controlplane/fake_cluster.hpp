@@ -102,6 +102,17 @@ inline caf::behavior recording_host(caf::event_based_actor*, std::shared_ptr<hos
   };
 }
 
+// Stands in for an order host: records the fan-out and tells `directory`
+// the orders it is told have left it (cp_forget_atom), from its own address.
+inline caf::behavior forgetting_host(caf::event_based_actor* self, std::shared_ptr<host_record> rec,
+                                     caf::actor directory) {
+  return {
+      [rec](const protocol::control_plane_changed& c) { rec->changes.push_back(c); },
+      [self, directory](protocol::cp_forget_atom a, const protocol::order_key& k) { self->send(directory, a, k); },
+      [](protocol::ok_atom) {},
+  };
+}
+
 // Stands in for an order actor: asks `directory` for the admissions it is
 // sent, from its own address (so it can die and take its orders with it).
 inline caf::behavior admitting_order(caf::event_based_actor* self, caf::actor directory) {

@@ -29,8 +29,10 @@ struct directory_state {
   bool synced = false;
   bool subscribed = false;
   caf::error failure;
-  // The orders that asked for admission, per sender (an order actor,
-  // monitored), and the ControlPlane each named last.
+  // The orders that asked for admission, per owner (monitored): the order's
+  // host the request names, else its sender. A host's orders stay until it
+  // forgets them or goes, so a parked order (no actor) keeps its fan-out.
+  // The ControlPlane each named last.
   std::map<caf::actor_addr, std::map<protocol::order_key, protocol::control_plane_ref>> orders;
   std::map<protocol::control_plane_ref, std::size_t> refs;  // orders per ControlPlane
   std::size_t retired = 0;
@@ -75,14 +77,15 @@ void release(directory_actor* self, const protocol::order_key& order, const prot
   ++st.retired;
 }
 
-// The sender of an admission request now refers to `ref` for `order`.
+// The order of an admission request now refers to `ref`, kept for its host
+// (or, without one, its sender).
 void track(directory_actor* self, const protocol::admission_request& req) {
   auto& st = self->state;
-  auto sender = self->current_sender();
-  if (!sender) return;
-  auto addr = caf::actor_cast<caf::actor_addr>(sender);
+  auto owner = req.host ? caf::actor_cast<caf::strong_actor_ptr>(req.host) : self->current_sender();
+  if (!owner) return;  // gone already: nothing would release it
+  auto addr = caf::actor_cast<caf::actor_addr>(owner);
   auto [by_order, first] = st.orders.try_emplace(addr);
-  if (first) self->monitor(sender);
+  if (first) self->monitor(owner);
   auto [slot, added] = by_order->second.try_emplace(req.order, req.control_plane);
   if (!added) {
     if (slot->second == req.control_plane) return;
@@ -93,6 +96,22 @@ void track(directory_actor* self, const protocol::admission_request& req) {
     return;
   }
   ++st.refs[req.control_plane];
+}
+
+// A host forgets an order (deleted, drained, stopped).
+void forget(directory_actor* self, const protocol::order_key& order) {
+  auto& st = self->state;
+  auto i = st.orders.find(caf::actor_cast<caf::actor_addr>(self->current_sender()));
+  if (i == st.orders.end()) return;
+  auto o = i->second.find(order);
+  if (o == i->second.end()) return;
+  auto ref = o->second;
+  i->second.erase(o);
+  if (i->second.empty()) {
+    self->demonitor(i->first);
+    st.orders.erase(i);
+  }
+  release(self, order, ref);
 }
 
 void on_down(directory_actor* self, const caf::down_msg& dm) {
@@ -134,6 +153,7 @@ caf::behavior directory(directory_actor* self, caf::actor cluster, caf::timespan
         track(self, req);
         self->delegate(find_or_spawn(self, req.control_plane), req);
       },
+      [self](cp_forget_atom, const protocol::order_key& order) { forget(self, order); },
       [self](const protocol::endpoints_request& req) {
         self->delegate(find_or_spawn(self, req.control_plane), req);
       },

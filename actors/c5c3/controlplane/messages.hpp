@@ -7,6 +7,8 @@
 //                 the ControlPlane actor, spawned on first use
 //   tests      -> ControlPlane actor : probe_atom -> control_plane_probe
 //   tests      -> directory : probe_atom -> control_plane_directory_probe
+//   order host -> directory : (cp_forget_atom, order_key) the order left the
+//                 host (protocol/control_plane.hpp)
 //   directory  -> ControlPlane actor : (cp_forget_atom, order_key) an order
 //                 left it; (cp_failed_atom, caf::error) the ControlPlane
 //                 subscription was refused; retire_atom: no order refers to it
@@ -24,9 +26,9 @@
 
 namespace c5c3::c5c3::controlplane {
 
+using protocol::cp_forget_atom;
 using protocol::cp_host_atom;
 using cp_lookup_atom = caf::atom_constant<caf::atom("cp_lookup")>;
-using cp_forget_atom = caf::atom_constant<caf::atom("cp_forget")>;
 using cp_failed_atom = caf::atom_constant<caf::atom("cp_failed")>;
 
 struct control_plane_probe {
@@ -40,7 +42,7 @@ struct control_plane_probe {
 
 struct control_plane_directory_probe {
   std::vector<protocol::control_plane_ref> actors;  // ControlPlanes with a live actor
-  std::size_t orders = 0;       // orders (per order actor) that asked for admission
+  std::size_t orders = 0;       // orders (per host, or per order actor without one) that asked for admission
   std::size_t subscribed = 0;   // 1 once the one ControlPlane subscription is made
   std::size_t retired = 0;      // actors retired since the start
 };

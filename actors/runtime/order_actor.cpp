@@ -89,6 +89,7 @@ void order_state::start_pass() {
   ++pass_number;
   slot = std::make_shared<detail::pass_slot>();
   slot->self = self;
+  slot->host = cfg.host;
   slot->wall_clock = cfg.options.wall_clock;
   slot->key = cfg.key;
   slot->order = order;

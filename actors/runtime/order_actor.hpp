@@ -62,7 +62,10 @@ struct order_actor_config {
   caf::actor limiter;                            // invalid: no limit
   std::shared_ptr<controller_metrics> metrics;   // null: no metrics
   order_actor_options options;
-  caf::actor_addr host;  // whom to ask to park (invalid: never parks)
+  // Its host (invalid: none, and it never parks): whom it asks to park, whom
+  // its timer ticks go through, and whom its passes register what must
+  // outlive the actor for (pass_context::host).
+  caf::actor_addr host;
   // A parked order's probe: the new actor's counters, last report and last
   // error go on from it.
   std::shared_ptr<const protocol::order_probe> resume;

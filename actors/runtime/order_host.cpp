@@ -202,6 +202,11 @@ void host_state::gone(std::map<order_key, entry>::iterator i) {
   named_by.update(key, e.last, {});
   orders.erase(i);
   if (e.retiring) ++retired;
+  // It left (its actor's death alone does not end an order: it starts over;
+  // a stopped host's orders go with the host). Sent before any respawn,
+  // whose pass registers it again.
+  if (e.retiring && cfg.control_planes)
+    self->send(cfg.control_planes, protocol::cp_forget_atom::value, key);
   if (!stopping) {
     if (e.retiring && e.respawn)
       spawn(key, *e.respawn);

@@ -32,6 +32,9 @@
 //                           order kind: retire every actor of that cluster.
 //   protocol::stop_atom     stop every actor (passes in flight finish), answer
 //                           ok_atom once all are gone, then quit.
+// Out: (protocol::cp_forget_atom, order_key) to cfg.control_planes for every
+//                           order that leaves the host (deleted, drained,
+//                           its cluster gone; a stopped host's go with it).
 //   protocol::probe_atom    answers a protocol::host_probe.
 //   (probe_atom, order_key) answers that order actor's protocol::order_probe.
 //
@@ -89,6 +92,10 @@ struct order_host_config {
   std::shared_ptr<controller_metrics> metrics;
   order_actor_options actor_options;
   shard::shard_options shard;  // me empty: not sharded
+  // The ControlPlane directory the kind's orders ask for admission (invalid:
+  // the kind has none). It keeps each order for its fan-out on this host's
+  // behalf; the host tells it (cp_forget_atom) when an order leaves.
+  caf::actor control_planes;
 };
 
 caf::actor spawn_order_host(caf::actor_system& sys, order_host_config cfg);

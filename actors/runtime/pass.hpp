@@ -83,6 +83,7 @@ struct write_count {
 
 struct pass_slot {
   caf::event_based_actor* self = nullptr;
+  caf::actor_addr host;
   wall_clock_fn wall_clock;
   protocol::order_key key;
   k8s::object order;
@@ -106,6 +107,9 @@ class pass_context {
 
   caf::event_based_actor* self() const { return slot_->self; }
   const protocol::order_key& key() const { return slot_->key; }
+  // The order's host (invalid: none). What must outlive this actor, such as
+  // the order's place in the ControlPlane fan-out, is registered for it.
+  const caf::actor_addr& host() const { return slot_->host; }
   // The order as the host last delivered it when the pass started (empty if
   // the actor was woken before any order object reached it).
   const k8s::object& order() const { return slot_->order; }

@@ -41,6 +41,7 @@ struct fake_store {
   std::set<std::string> unserved;  // kinds answering no_match
   int status_conflicts = 0;        // the next N status writes answer Conflict
   std::vector<std::string> patches;  // "Kind/name[/subresource]" of every patch, in order
+  std::vector<caf::actor_addr> admission_hosts;  // the host each admission request named
 
   const k8s::object* get(const std::string& kind, const std::string& ns, const std::string& name) const {
     auto it = objects.find({kind, ns, name});
@@ -174,6 +175,7 @@ inline caf::behavior fake_directory(caf::event_based_actor*, caf::actor cluster)
 // reads from the store.
 inline caf::behavior fake_control_planes(caf::event_based_actor*, std::shared_ptr<fake_store> s) {
   return {[s](const protocol::admission_request& r) {
+    s->admission_hosts.push_back(r.host);
     protocol::admission_answer a;
     if (auto* cp = s->get("ControlPlane", r.control_plane.namespace_, r.control_plane.name)) {
       a.verdict = protocol::admission_verdict::admitted;

@@ -7,6 +7,7 @@
 #include "actors/runtime/controller_metrics.hpp"
 #include "actors/runtime/named_timers.hpp"
 #include "actors/runtime/order_host.hpp"
+#include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
 
 using namespace c5c3;
@@ -53,9 +54,16 @@ struct script {
   std::optional<caf::timespan> rotation;
 };
 
+// Stands in for the ControlPlane directory: records the orders the host
+// says have left it.
+caf::behavior forget_log(caf::event_based_actor*, std::shared_ptr<std::vector<order_key>> forgotten) {
+  return {[forgotten](protocol::cp_forget_atom, const order_key& k) { forgotten->push_back(k); }};
+}
+
 struct park_fixture : registry_holder, coordinator_fixture {
   std::shared_ptr<pass_log> log = std::make_shared<pass_log>();
   std::shared_ptr<script> s = std::make_shared<script>();
+  std::shared_ptr<std::vector<order_key>> forgotten = std::make_shared<std::vector<order_key>>();
   std::shared_ptr<controller_metrics> m = std::make_shared<controller_metrics>(reg, "keystoneuser");
   caf::actor h;
 
@@ -66,6 +74,7 @@ struct park_fixture : registry_holder, coordinator_fixture {
     hc.keys = keys;
     hc.metrics = m;
     hc.actor_options.park_after = 10s;
+    hc.control_planes = keep(sys.spawn(forget_log, forgotten));
     auto l = log;
     auto sc = s;
     hc.make_pass = [l, sc](const order_key&) {
@@ -233,12 +242,34 @@ BOOST_FIXTURE_TEST_CASE(a_parked_order_deleted_or_stopped_is_gone_at_once, park_
   BOOST_TEST(p.retiring.empty());
   BOOST_TEST(p.parked == 0u);
   BOOST_TEST(p.retired == 1u);
+  BOOST_TEST(forgotten->size() == 1u);  // the ControlPlane directory lets it go
 
   send(event(event_type::added, order("5", 1)));
   advance(10s);
   BOOST_TEST_REQUIRE(probe().parked == 1u);
   auto ok = ask<protocol::ok_atom>(h, protocol::stop_atom::value);
   BOOST_TEST(ok == protocol::ok_atom::value);
+  BOOST_TEST(forgotten->size() == 1u);  // a stopped host's orders go with the host
+}
+
+// A kind with admission: the ControlPlane directory keeps a parked order in
+// its fan-out for the host, whose control_plane_changed brings the actor
+// back; parking and coming back tell the directory nothing, the deletion does.
+BOOST_FIXTURE_TEST_CASE(a_control_plane_change_wakes_a_parked_order_and_its_deletion_is_told, park_fixture) {
+  send(event(event_type::added, order("1", 1)));
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  caf::anon_send(h, protocol::control_plane_changed{{"cp-ns", "cp"}, {alice}});
+  run();
+  BOOST_TEST(log->started == 2);
+  BOOST_TEST(probe().parked == 0u);
+  BOOST_TEST(probe().unparks == 1u);
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == 1u);
+  BOOST_TEST(forgotten->empty());
+  send(event(event_type::deleted, order("1", 1)));
+  BOOST_TEST_REQUIRE(forgotten->size() == 1u);
+  BOOST_TEST(forgotten->front().to_string() == alice.to_string());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -64,6 +64,7 @@ caf::actor spawn_kind_host(caf::actor_system& sys, std::shared_ptr<const kind_de
   hc.metrics = opts.metrics;
   hc.actor_options = opts.actor_options;
   hc.shard = opts.shard;
+  if (kind->admission) hc.control_planes = opts.deps.control_planes;
   if (!hc.shard.clusters) hc.shard.clusters = opts.deps.clusters;
   if (hc.shard.enabled()) hc.shard.field_manager = opts.deps.field_manager;
   auto sh = hc.shard;

@@ -31,15 +31,13 @@ void finish(const run_ptr& r, pass_result res) {
   // to bridge a lagging cache. The status write's answer is spent when the
   // order's newest version is its own (the echo wakes no pass), the others
   // by later passes or the memo's horizon; the closure stays with the host.
-  // Not a kind with admission: the ControlPlane directory registers an order
-  // for its fan-out by the actor that asked (and drops it when that actor
-  // goes), so a parked order would miss its ControlPlane's changes.
-  if (!r->kind->admission)
-    res.settled = [memo = r->memo, cluster = r->snap.key.cluster](const k8s::object& order,
-                                                                    caf::actor_clock::time_point now) {
-      if (order) memo->latest(memo_key_of(cluster, order), order, now);
-      return memo->size() == 0;
-    };
+  // A kind with admission stays in its ControlPlane's fan-out: the
+  // directory keeps it for the host (pass_context::host), not the actor.
+  res.settled = [memo = r->memo, cluster = r->snap.key.cluster](const k8s::object& order,
+                                                                caf::actor_clock::time_point now) {
+    if (order) memo->latest(memo_key_of(cluster, order), order, now);
+    return memo->size() == 0;
+  };
   if (r->ctx.finish(std::move(res)) && r->deps->orders)
     r->deps->orders->settled(r->snap.key, r->started_with, r->snap.order);
 }
@@ -251,7 +249,7 @@ void admit(const run_ptr& r) {
   proto::control_plane_ref cp_ref{ref_ns.empty() ? snap.key.namespace_ : std::string(ref_ns),
                                   std::string(snap.order.get_string({"spec", "controlPlaneRef", "name"}))};
   r->self()
-      ->request(r->deps->control_planes, r->timeout(), proto::admission_request{snap.key, cp_ref})
+      ->request(r->deps->control_planes, r->timeout(), proto::admission_request{snap.key, cp_ref, r->ctx.host()})
       .then(
           [r, cp_ref](proto::admission_answer& a) {
             auto& s = r->snap;

@@ -39,14 +39,17 @@ struct op_done {
   k8s::api_error err;
 };
 
-enum class inf_kind : std::uint8_t { added, modified, deleted, synced, error };
+// What an informer (without a store of its own: the entry's cache is the
+// one) hands the actor: a list or relist whole, a watched object added or
+// modified, one deleted, synced, an error.
+enum class inf_kind : std::uint8_t { listed, upserted, deleted, synced, error };
 
 struct inf_event {
   std::uint64_t informer = 0;
-  inf_kind kind = inf_kind::added;
+  inf_kind kind = inf_kind::upserted;
   k8s::object obj;
-  k8s::object old;
-  std::string error;  // inf_kind::error: what the list or watch met
+  std::vector<k8s::object> items;  // inf_kind::listed
+  std::string error;               // inf_kind::error: what the list or watch met
 };
 
 }  // namespace c5c3::cluster::detail
@@ -89,7 +92,7 @@ struct informer_entry {
   std::set<std::uint64_t> pending;  // subscriptions moving here once it has its list (rescope)
   bool synced = false;
   bool internal = false;  // the CRD watch of optional kinds
-  informer_cache cache;   // as the subscribers have seen it
+  informer_cache cache;   // as the subscribers have seen it: the informer keeps no store of its own
 };
 
 struct subscription {

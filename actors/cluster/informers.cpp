@@ -16,10 +16,10 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   auto iid = st.next_id++;
   auto w = st.self_ref;
   k8s::informer_handlers h;
-  h.on_add = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::added, o, {}, {}}); };
-  h.on_update = [w, iid](const k8s::object& old, const k8s::object& o) {
-    send_to(w, inf_event{iid, inf_kind::modified, o, old, {}});
+  h.on_list = [w, iid](std::vector<k8s::object> items) {
+    send_to(w, inf_event{iid, inf_kind::listed, {}, std::move(items), {}});
   };
+  h.on_upsert = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::upserted, o, {}, {}}); };
   h.on_delete = [w, iid](const k8s::object& o) { send_to(w, inf_event{iid, inf_kind::deleted, o, {}, {}}); };
   h.on_synced = [w, iid] { send_to(w, inf_event{iid, inf_kind::synced, {}, {}, {}}); };
   // A failed list or watch is retried by the informer; the worker says so once
@@ -29,6 +29,7 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
     send_to(w, inf_event{iid, inf_kind::error, {}, {}, e.describe()});
   };
   k8s::informer_options opts;
+  opts.keep_store = false;  // the entry's cache is the one store
   opts.namespace_ = key.namespace_;
   opts.label_selector = scoped_selector(key.label_selector, key.scope);
   opts.field_selector = key.field_selector;
@@ -138,6 +139,42 @@ void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
   }
 }
 
+// One change the subscribers see; the cache follows it first.
+void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::event_type type, const k8s::object& obj,
+             const k8s::object& old) {
+  auto& st = self->state;
+  if (type == protocol::event_type::deleted)
+    e.cache.erase(obj.key());
+  else
+    e.cache.put(obj);
+  for (auto sid : e.subs)
+    self->send(st.subs.at(sid).req.subscriber,
+               protocol::object_event{protocol::subscription_id{sid}, st.name, type, obj, old});
+  if (iid == st.crd_informer) on_crd(self, obj, type == protocol::event_type::deleted);
+}
+
+// A list or relist (after 410 Gone): the difference from what the
+// subscribers have seen becomes their events, the deletions first, as a
+// watch would have told them.
+void relisted(self_ptr self, std::uint64_t iid, informer_entry& e, const std::vector<k8s::object>& items) {
+  std::map<k8s::object_key, const k8s::object*> fresh;
+  for (const auto& o : items) fresh.emplace(o.key(), &o);
+  std::vector<k8s::object> deleted, added;
+  std::vector<std::pair<k8s::object, k8s::object>> updated;
+  for (const auto& [k, o] : e.cache.objects())
+    if (!fresh.count(k)) deleted.push_back(o);
+  for (const auto& [k, o] : fresh) {
+    const auto* known = e.cache.find(k);
+    if (!known)
+      added.push_back(*o);
+    else if (known->resource_version() != o->resource_version())
+      updated.emplace_back(*known, *o);
+  }
+  for (const auto& o : deleted) publish(self, iid, e, protocol::event_type::deleted, o, {});
+  for (const auto& o : added) publish(self, iid, e, protocol::event_type::added, o, {});
+  for (const auto& [old, o] : updated) publish(self, iid, e, protocol::event_type::modified, o, old);
+}
+
 }  // namespace
 
 void on_informer_event(self_ptr self, inf_event& ev) {
@@ -166,19 +203,27 @@ void on_informer_event(self_ptr self, inf_event& ev) {
     complete_moves(self, ev.informer);
     return;
   }
-  protocol::event_type type = protocol::event_type::added;
-  if (ev.kind == inf_kind::deleted) {
-    type = protocol::event_type::deleted;
-    e.cache.erase(ev.obj.key());
-  } else {
-    if (ev.kind == inf_kind::modified) type = protocol::event_type::modified;
-    e.cache.put(ev.obj);
+  switch (ev.kind) {
+    case inf_kind::listed:
+      return relisted(self, ev.informer, e, ev.items);
+    case inf_kind::deleted:
+      if (e.cache.find(ev.obj.key())) publish(self, ev.informer, e, protocol::event_type::deleted, ev.obj, {});
+      return;
+    case inf_kind::upserted: {
+      // Added or modified; a version the cache has is a replay (a watch
+      // resumed from an older resourceVersion): no event twice.
+      k8s::object old;
+      if (const auto* known = e.cache.find(ev.obj.key())) {
+        if (known->resource_version() == ev.obj.resource_version()) return;
+        old = *known;
+      }
+      auto type = old ? protocol::event_type::modified : protocol::event_type::added;
+      return publish(self, ev.informer, e, type, ev.obj, old);
+    }
+    case inf_kind::synced:
+    case inf_kind::error:
+      return;  // above
   }
-  for (auto sid : e.subs) {
-    self->send(st.subs.at(sid).req.subscriber,
-               protocol::object_event{protocol::subscription_id{sid}, st.name, type, ev.obj, ev.old});
-  }
-  if (ev.informer == st.crd_informer) on_crd(self, ev.obj, ev.kind == inf_kind::deleted);
 }
 
 namespace {

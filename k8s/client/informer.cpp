@@ -44,7 +44,7 @@ void informer::start() {
   net::post(impl_->strand, [self = shared_from_this()] {
     if (self->stopped_) return;
     self->run_list();
-    if (self->opts_.resync.count() > 0) self->resync();
+    if (self->opts_.resync.count() > 0 && self->opts_.keep_store) self->resync();
   });
 }
 
@@ -103,6 +103,7 @@ void informer::run_list() {
 void informer::on_list(result<object_list> r) {
   if (!r.ok()) return retry_later(r.error(), true);
   ++lists_;
+  if (!opts_.keep_store) return pass_list_on(std::move(*r));
   std::map<object_key, object> fresh;
   for (auto& o : r->items) {
     if (opts_.transform) o = opts_.transform(o);
@@ -128,6 +129,21 @@ void informer::on_list(result<object_list> r) {
     if (handlers_.on_add) handlers_.on_add(o);
   for (const auto& [a, b] : updated)
     if (handlers_.on_update) handlers_.on_update(a, b);
+  failures_ = 0;
+  synced_ = true;
+  if (handlers_.on_synced) handlers_.on_synced();
+  run_watch();
+}
+
+// Without a store: the list goes to its owner whole.
+void informer::pass_list_on(object_list l) {
+  if (opts_.transform)
+    for (auto& o : l.items) o = opts_.transform(o);
+  {
+    std::unique_lock lock(store_mu_);
+    rv_ = l.resource_version;
+  }
+  if (handlers_.on_list) handlers_.on_list(std::move(l.items));
   failures_ = 0;
   synced_ = true;
   if (handlers_.on_synced) handlers_.on_synced();
@@ -190,6 +206,18 @@ void informer::on_event(const watch_event& ev) {
     return;
   }
   const object obj = opts_.transform ? opts_.transform(ev.obj) : ev.obj;
+  if (!opts_.keep_store) {
+    if (!rv.empty()) {
+      std::unique_lock lock(store_mu_);
+      rv_ = rv;
+    }
+    if (ev.type == watch_event_type::deleted) {
+      if (handlers_.on_delete) handlers_.on_delete(obj);
+    } else if (handlers_.on_upsert) {
+      handlers_.on_upsert(obj);
+    }
+    return;
+  }
   auto key = obj.key();
   std::optional<object> old;
   bool changed = false;

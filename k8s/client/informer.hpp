@@ -9,6 +9,8 @@
 // backoff, so a server that ends every watch at once is not asked in a
 // tight loop. Callbacks run one at a time, in
 // order, on an io_context thread; the store may be read from any thread.
+// Without a store (keep_store false) the informer passes lists and watch
+// events on as they come and keeps only the resourceVersion to resume from.
 #pragma once
 
 #include "k8s/client/client.hpp"
@@ -18,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <shared_mutex>
+#include <vector>
 
 namespace c5c3::k8s {
 
@@ -30,6 +33,13 @@ struct informer_handlers {
   std::function<void()> on_synced;
   // A list or watch failed; the informer retries with backoff.
   std::function<void(const api_error&)> on_error;
+  // Without a store (informer_options::keep_store false) the handlers' owner
+  // keeps the objects: it hears each list or relist whole (then on_synced),
+  // each watched ADDED or MODIFIED object as it comes (telling an addition
+  // from an update, and a replay of a version it has from news, is its
+  // part), and each DELETED one through on_delete.
+  std::function<void(std::vector<object>)> on_list;
+  std::function<void(const object&)> on_upsert;
 };
 
 // `o` without metadata.managedFields (the same object when it has none): the
@@ -52,6 +62,10 @@ struct informer_options {
   // Applied to every listed and watched object before it is stored or handed
   // to a handler (client-go's cache TransformFunc), e.g. strip_managed_fields.
   std::function<object(const object&)> transform;
+  // false: no store here (get, list and size answer nothing; no resync),
+  // the handlers' owner keeps one (on_list, on_upsert, on_delete), so an
+  // object is held once, not twice.
+  bool keep_store = true;
 };
 
 class informer : public std::enable_shared_from_this<informer> {
@@ -85,6 +99,7 @@ class informer : public std::enable_shared_from_this<informer> {
   void run_list();
   void run_watch();
   void on_list(result<object_list> r);
+  void pass_list_on(object_list l);
   void on_event(const watch_event& ev);
   void on_watch_end(result<bool> r);
   void retry_later(const api_error& e, bool relist);

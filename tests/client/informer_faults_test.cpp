@@ -377,4 +377,87 @@ BOOST_FIXTURE_TEST_CASE(connection_reset_is_recovered, informer_fixture) {
   converge();
 }
 
+// Without a store (keep_store false) the informer keeps no objects: its owner
+// hears each list whole and each watched object as it comes, and keeps the
+// store itself; a relist after 410 Gone hands it the whole list again.
+BOOST_FIXTURE_TEST_CASE(without_a_store_the_owner_hears_lists_whole_and_events_as_they_come, informer_fixture) {
+  struct owner {
+    std::mutex mu;
+    std::map<std::string, std::string> state;  // as the owner's store has it
+    std::vector<std::string> log;              // "LIST n", "UPSERT name", "DELETE name"
+    int syncs = 0;
+  };
+  auto own = std::make_shared<owner>();
+  k8s::informer_handlers h;
+  h.on_list = [own](std::vector<object> items) {
+    std::lock_guard lock(own->mu);
+    own->log.push_back("LIST " + std::to_string(items.size()));
+    own->state.clear();
+    for (const auto& o : items) own->state[std::string(o.name())] = std::string(o.get_string({"data", "value"}));
+  };
+  h.on_upsert = [own](const object& o) {
+    std::lock_guard lock(own->mu);
+    own->log.push_back("UPSERT " + std::string(o.name()));
+    own->state[std::string(o.name())] = std::string(o.get_string({"data", "value"}));
+  };
+  h.on_delete = [own](const object& o) {
+    std::lock_guard lock(own->mu);
+    own->log.push_back("DELETE " + std::string(o.name()));
+    own->state.erase(std::string(o.name()));
+  };
+  h.on_synced = [own] {
+    std::lock_guard lock(own->mu);
+    ++own->syncs;
+  };
+  auto owner_converged = [&] {
+    return eventually([&] {
+      std::lock_guard lock(own->mu);
+      return own->state == server_state(server, ns);
+    });
+  };
+  write("pre", "0");
+  k8s::informer_options o;
+  o.namespace_ = ns;
+  o.keep_store = false;
+  o.initial_backoff = std::chrono::milliseconds(5);
+  inf = k8s::informer::create(c, configmap_kind, o, h);
+  inf->start();
+  BOOST_TEST_REQUIRE(eventually([&] { return inf->has_synced(); }));
+  workload("w");
+  BOOST_TEST_REQUIRE(owner_converged());
+  {
+    std::lock_guard lock(own->mu);
+    std::vector<std::string> want{"LIST 1",   "UPSERT w-a", "UPSERT w-b", "UPSERT w-a",
+                                  "UPSERT w-c", "DELETE w-b", "UPSERT w-a"};
+    BOOST_TEST(own->log == want, boost::test_tools::per_element());
+    BOOST_TEST(own->syncs == 1);
+  }
+  BOOST_TEST(inf->size() == 0u);  // nothing kept twice
+  BOOST_TEST(!inf->get(ns, "w-a"));
+  BOOST_TEST(!inf->last_resource_version().empty());  // where the watch resumes
+
+  // The open watch holds every event back, then ends with 410: the changes
+  // come only through the relist, handed over whole.
+  sim::fault_rule hold;
+  hold.verb = "watch";
+  hold.resource = "configmaps";
+  hold.hold_watch_events = 1000;
+  server.add_fault(hold);
+  workload("g");
+  sim::fault_rule expire;
+  expire.verb = "watch";
+  expire.resource = "configmaps";
+  expire.expire_watches = true;
+  expire.times = 1;
+  server.add_fault(expire);
+  BOOST_TEST_REQUIRE(eventually([&] { return inf->lists() >= 2u; }));
+  BOOST_TEST_REQUIRE(owner_converged());
+  server.clear_faults();
+  std::lock_guard lock(own->mu);
+  BOOST_TEST(std::count_if(own->log.begin(), own->log.end(), [](const std::string& l) { return l.rfind("LIST ", 0) == 0; }) >= 2);
+  BOOST_TEST(own->syncs >= 2);
+  BOOST_TEST(std::none_of(own->log.begin(), own->log.end(),
+                          [](const std::string& l) { return l.rfind("UPSERT g-", 0) == 0; }));  // held, never watched
+}
+
 BOOST_AUTO_TEST_SUITE_END()

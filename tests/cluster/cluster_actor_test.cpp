@@ -171,6 +171,67 @@ BOOST_FIXTURE_TEST_CASE(subscriber_sees_events_and_cache_answers_after_sync, clu
   BOOST_TEST(static_cast<bool>(ok));
 }
 
+// The informer keeps no store of its own: the cluster actor's cache is the
+// one, and a relist after 410 Gone becomes, against it, the events the
+// subscriber missed: deletions first, then additions, then updates (with
+// the version it had as old); what did not change makes no event.
+BOOST_FIXTURE_TEST_CASE(a_relist_after_gone_tells_the_subscriber_what_it_missed, cluster_fixture) {
+  caf::scoped_actor self{sys};
+  for (const char* name : {"keep", "change", "gone"})
+    BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap(name, "0"), {}})));
+  auto sub = ask<protocol::subscription_id>(
+      self, protocol::subscribe_request{configmap_kind, "default", "", caf::actor{self}, false});
+  BOOST_TEST_REQUIRE(static_cast<bool>(sub));
+  std::vector<note> log;
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+  log.clear();
+
+  // The open watch holds every event back; the changes then come only
+  // through the list that follows its 410.
+  sim::fault_rule hold;
+  hold.verb = "watch";
+  hold.resource = "configmaps";
+  hold.hold_watch_events = 1000;
+  server.add_fault(hold);
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+      self, protocol::patch_request{{configmap_kind, "default", "change"}, protocol::patch_type::merge,
+                                    R"({"data":{"value":"1"}})", "", {}})));
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+      self, protocol::delete_request{{configmap_kind, "default", "gone"}, "", "", protocol::propagation::background})));
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("fresh", "0"), {}})));
+  sim::fault_rule expire;
+  expire.verb = "watch";
+  expire.resource = "configmaps";
+  expire.expire_watches = true;
+  expire.times = 1;
+  server.add_fault(expire);
+
+  auto all = [](const std::vector<note>& l) {
+    return has_event(protocol::event_type::deleted, "gone")(l) && has_event(protocol::event_type::added, "fresh")(l) &&
+           has_event(protocol::event_type::modified, "change", "1")(l);
+  };
+  BOOST_TEST_REQUIRE(receive_until(self, log, all));
+  server.clear_faults();
+  std::vector<std::string> seen;
+  for (const auto& n : log) {
+    const auto* e = std::get_if<protocol::object_event>(&n);
+    if (e == nullptr) continue;
+    seen.push_back(std::string(e->type == protocol::event_type::deleted   ? "DELETED "
+                               : e->type == protocol::event_type::added ? "ADDED "
+                                                                          : "MODIFIED ") +
+                   std::string(e->obj.name()));
+    if (e->type == protocol::event_type::modified) BOOST_TEST(e->old.get_string({"data", "value"}) == "0");
+  }
+  const std::vector<std::string> want{"DELETED gone", "ADDED fresh", "MODIFIED change"};
+  BOOST_TEST(seen == want, boost::test_tools::per_element());
+  auto cached = ask<protocol::object_list>(
+      self, protocol::list_request{configmap_kind, "default", "", "", protocol::read_from::cache});
+  BOOST_TEST_REQUIRE(static_cast<bool>(cached));
+  std::vector<std::string> names;
+  for (const auto& o : cached->items) names.emplace_back(o.name());
+  BOOST_TEST((names == std::vector<std::string>{"change", "fresh", "keep"}));
+}
+
 BOOST_FIXTURE_TEST_CASE(unserved_kind_is_an_error_unless_optional, cluster_fixture) {
   caf::scoped_actor self{sys};
   auto strict = ask<protocol::subscription_id>(

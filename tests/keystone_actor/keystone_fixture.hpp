@@ -104,6 +104,10 @@ struct keystone_fixture {
     runtime::kind_host_options ho;
     ho.limiter = limiter;
     ho.max_concurrent_reconciles = 4;
+    // Converged orders park between the steps, as the operator's do after
+    // --park-idle-after: the tests and plans run over parked orders too (a
+    // ControlPlane change must reach them through their host).
+    ho.actor_options.park_after = 200ms;
     ho.registry = &reg;
     ho.deps.clusters = directory;
     ho.deps.control_planes = control_planes;

@@ -224,10 +224,15 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
   BOOST_TEST(!get(catalog_resource, "dns").has_finalizer("c5c3.io/keystonecatalogentry-teardown"));
   BOOST_TEST(labelled("services.openstack.k-orc.cloud", catalog_label, "dns") == 0u);
 
-  // The ControlPlane's edit brings the order back (its fan-out).
+  // The ControlPlane's edit brings the order back (its fan-out), also once
+  // its actor is parked: the ControlPlane directory keeps it for its host.
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return probe(catalog).parked == 1u; }),
+                          "parked: " << probe(catalog).parked << " of " << probe(catalog).live.size());
   auto r = world->merge_patch(control_plane_gvk, "openstack", "cp", consent_everywhere);
   BOOST_TEST_REQUIRE(r.ok());
-  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(catalog_resource, "dns"); }),
+  // Well before the order's own requeue (namespace_assignment_requeue_after, a minute) would:
+  // without its host's registration the parked order would wait for that.
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return ready(catalog_resource, "dns"); }, 30),
                           reason(catalog_resource, "dns", "CatalogReady") << ": " << message(catalog_resource, "dns", "CatalogReady"));
   auto entry = get(catalog_resource, "dns");
   auto status = c5c3::keystonecatalogentry::read_status(entry);

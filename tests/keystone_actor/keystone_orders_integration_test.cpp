@@ -10,6 +10,7 @@
 // admitted by the ControlPlane's edit, its endpoints, a dropped row, a
 // collision and the teardown that keeps the Region; the order samples of
 // deploy/samples/orders (user, project, assignment, catalog entry) Ready.
+#include "actors/c5c3/controlplane/messages.hpp"
 #include "actors/c5c3/keystonecatalogentry/spec.hpp"
 #include "actors/c5c3/keystoneroleassignment/spec.hpp"
 #include "k8s/yaml.hpp"
@@ -228,6 +229,13 @@ BOOST_FIXTURE_TEST_CASE(a_catalog_entry_from_consent_to_teardown, orders_fixture
   // its actor is parked: the ControlPlane directory keeps it for its host.
   C5C3_REQUIRE_EVENTUALLY(eventually([&] { return probe(catalog).parked == 1u; }),
                           "parked: " << probe(catalog).parked << " of " << probe(catalog).live.size());
+  {
+    caf::scoped_actor self{sys};
+    std::size_t kept = 0;
+    self->request(control_planes, 10s, protocol::probe_atom::value)
+        .receive([&](c5c3::controlplane::control_plane_directory_probe& p) { kept = p.orders; }, [](caf::error&) {});
+    BOOST_TEST(kept >= 1u);  // the parked order, kept for its host
+  }
   auto r = world->merge_patch(control_plane_gvk, "openstack", "cp", consent_everywhere);
   BOOST_TEST_REQUIRE(r.ok());
   // Well before the order's own requeue (namespace_assignment_requeue_after, a minute) would:

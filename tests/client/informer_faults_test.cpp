@@ -2,6 +2,7 @@
 // without losing or duplicating an event: 500, 429 with Retry-After, a cut
 // watch, 410 on resume, a reset connection, watches that end at once.
 #include "harness.hpp"
+#include "tests/relist_only.hpp"
 
 #include <algorithm>
 #include <map>
@@ -436,20 +437,8 @@ BOOST_FIXTURE_TEST_CASE(without_a_store_the_owner_hears_lists_whole_and_events_a
   BOOST_TEST(!inf->get(ns, "w-a"));
   BOOST_TEST(!inf->last_resource_version().empty());  // where the watch resumes
 
-  // The open watch holds every event back, then ends with 410: the changes
-  // come only through the relist, handed over whole.
-  sim::fault_rule hold;
-  hold.verb = "watch";
-  hold.resource = "configmaps";
-  hold.hold_watch_events = 1000;
-  server.add_fault(hold);
-  workload("g");
-  sim::fault_rule expire;
-  expire.verb = "watch";
-  expire.resource = "configmaps";
-  expire.expire_watches = true;
-  expire.times = 1;
-  server.add_fault(expire);
+  // The changes come only through the relist, handed over whole.
+  testing::relist_only(server, "configmaps", [&] { workload("g"); });
   BOOST_TEST_REQUIRE(eventually([&] { return inf->lists() >= 2u; }));
   BOOST_TEST_REQUIRE(owner_converged());
   server.clear_faults();

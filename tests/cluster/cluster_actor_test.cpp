@@ -3,6 +3,7 @@
 // optional kinds following their CRD. CAF's normal scheduler; every wait is a
 // bounded receive.
 #include "tests/cluster/cluster_fixture.hpp"
+#include "tests/relist_only.hpp"
 
 namespace c5c3::testing {
 
@@ -186,25 +187,15 @@ BOOST_FIXTURE_TEST_CASE(a_relist_after_gone_tells_the_subscriber_what_it_missed,
   BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
   log.clear();
 
-  // The open watch holds every event back; the changes then come only
-  // through the list that follows its 410.
-  sim::fault_rule hold;
-  hold.verb = "watch";
-  hold.resource = "configmaps";
-  hold.hold_watch_events = 1000;
-  server.add_fault(hold);
-  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
-      self, protocol::patch_request{{configmap_kind, "default", "change"}, protocol::patch_type::merge,
-                                    R"({"data":{"value":"1"}})", "", {}})));
-  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
-      self, protocol::delete_request{{configmap_kind, "default", "gone"}, "", "", protocol::propagation::background})));
-  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("fresh", "0"), {}})));
-  sim::fault_rule expire;
-  expire.verb = "watch";
-  expire.resource = "configmaps";
-  expire.expire_watches = true;
-  expire.times = 1;
-  server.add_fault(expire);
+  // The changes come only through the list that follows the watch's 410.
+  relist_only(server, "configmaps", [&] {
+    BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+        self, protocol::patch_request{{configmap_kind, "default", "change"}, protocol::patch_type::merge,
+                                      R"({"data":{"value":"1"}})", "", {}})));
+    BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
+        self, protocol::delete_request{{configmap_kind, "default", "gone"}, "", "", protocol::propagation::background})));
+    BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("fresh", "0"), {}})));
+  });
 
   auto all = [](const std::vector<note>& l) {
     return has_event(protocol::event_type::deleted, "gone")(l) && has_event(protocol::event_type::added, "fresh")(l) &&

@@ -341,11 +341,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
           none.key = key;
           return none;
         }
-        if (i->second.parked) {
-          auto p = *i->second.parked;
-          p.key = key;
-          return p;
-        }
+        if (i->second.parked) return expand(*i->second.parked, key);
         auto rp = self->make_response_promise<protocol::order_probe>();
         self->request(i->second.actor, caf::infinite, protocol::probe_atom::value)
             .then([rp](protocol::order_probe& p) mutable { rp.deliver(std::move(p)); },

@@ -52,7 +52,7 @@ void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr&
   if (p.parked && !e.retiring && !stopping) {
     // The actor quits; its down message finds the entry without it.
     e.actor = caf::actor{};
-    e.parked = std::make_unique<protocol::order_probe>(std::move(p.probe));
+    e.parked = compact(std::move(p.probe), shapes);
     ++parked_now;
     ++parks;
     if (p.next_due != 0) wheel_add(i->first, e, time_point{time_point::duration{p.next_due}});
@@ -70,7 +70,9 @@ void host_state::unpark(const order_key& key, entry& e) {
   wheel_remove(e, key);
   --parked_now;
   ++unparks;
-  e.actor = start_actor(key, e.pass, std::shared_ptr<const protocol::order_probe>(std::move(e.parked)));
+  auto resume = std::make_shared<const protocol::order_probe>(expand(*e.parked, key));
+  e.parked.reset();
+  e.actor = start_actor(key, e.pass, std::move(resume));
   self->send(e.actor, protocol::order_update{e.last, true});
 }
 

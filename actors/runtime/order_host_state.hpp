@@ -5,6 +5,7 @@
 #pragma once
 
 #include "actors/runtime/order_host.hpp"
+#include "actors/runtime/parked_record.hpp"
 #include "actors/runtime/reference_index.hpp"
 #include "actors/runtime/shard/claim.hpp"
 #include "actors/runtime/shard/shard_metrics.hpp"
@@ -47,8 +48,9 @@ struct host_state {
     bool parking = false;
     bool held_wake = false;
     std::vector<protocol::order_update> held;
-    // Parked: what the actor left (its probe), and when its earliest timer is due.
-    std::unique_ptr<protocol::order_probe> parked;
+    // Parked: what the actor left (its probe, compacted), and when its
+    // earliest timer is due.
+    std::optional<parked_record> parked;
     std::optional<time_point> due;
   };
 
@@ -65,6 +67,7 @@ struct host_state {
   std::uint64_t unrouted = 0;
   std::uint64_t referenced_wakes = 0;
   std::uint64_t parked_now = 0;
+  parked_shapes shapes;  // what the parked orders' probes share
   std::uint64_t parks = 0;
   std::uint64_t unparks = 0;
   // The parked orders' due timers, earliest first (the keys are the

@@ -156,23 +156,13 @@ void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::even
 // A list or relist (after 410 Gone): the difference from what the
 // subscribers have seen becomes their events, the deletions first, as a
 // watch would have told them.
-void relisted(self_ptr self, std::uint64_t iid, informer_entry& e, const std::vector<k8s::object>& items) {
-  std::map<k8s::object_key, const k8s::object*> fresh;
-  for (const auto& o : items) fresh.emplace(o.key(), &o);
-  std::vector<k8s::object> deleted, added;
-  std::vector<std::pair<k8s::object, k8s::object>> updated;
-  for (const auto& [k, o] : e.cache.objects())
-    if (!fresh.count(k)) deleted.push_back(o);
-  for (const auto& [k, o] : fresh) {
-    const auto* known = e.cache.find(k);
-    if (!known)
-      added.push_back(*o);
-    else if (known->resource_version() != o->resource_version())
-      updated.emplace_back(*known, *o);
-  }
-  for (const auto& o : deleted) publish(self, iid, e, protocol::event_type::deleted, o, {});
-  for (const auto& o : added) publish(self, iid, e, protocol::event_type::added, o, {});
-  for (const auto& [old, o] : updated) publish(self, iid, e, protocol::event_type::modified, o, old);
+void relisted(self_ptr self, std::uint64_t iid, informer_entry& e, std::vector<k8s::object> items) {
+  std::map<k8s::object_key, k8s::object> listed;
+  for (auto& o : items) listed.emplace(o.key(), std::move(o));
+  auto d = k8s::diff_list(e.cache.objects(), listed);
+  for (const auto& o : d.deleted) publish(self, iid, e, protocol::event_type::deleted, o, {});
+  for (const auto& o : d.added) publish(self, iid, e, protocol::event_type::added, o, {});
+  for (const auto& [old, o] : d.updated) publish(self, iid, e, protocol::event_type::modified, o, old);
 }
 
 }  // namespace
@@ -205,7 +195,7 @@ void on_informer_event(self_ptr self, inf_event& ev) {
   }
   switch (ev.kind) {
     case inf_kind::listed:
-      return relisted(self, ev.informer, e, ev.items);
+      return relisted(self, ev.informer, e, std::move(ev.items));
     case inf_kind::deleted:
       if (e.cache.find(ev.obj.key())) publish(self, ev.informer, e, protocol::event_type::deleted, ev.obj, {});
       return;

@@ -29,14 +29,11 @@ std::optional<std::int64_t> seconds_of(std::string_view s) {
 
 std::string format_seconds(std::int64_t s) { return k8s::format_rfc3339(k8s::time_point{std::chrono::seconds{s}}); }
 
-// An optional wall time: "" is unset.
-bool take_time(const std::string& s, std::int64_t& at, bool& has) {
-  has = !s.empty();
-  if (!has) return true;
-  auto v = seconds_of(s);
-  if (!v) return false;
-  at = *v;
-  return true;
+// An optional wall time ("": none); false when it is not canonical.
+bool take_time(const std::string& s, std::optional<std::int64_t>& at) {
+  if (s.empty()) return true;
+  at = seconds_of(s);
+  return at.has_value();
 }
 
 }  // namespace
@@ -65,16 +62,13 @@ parked_record compact(protocol::order_probe p, parked_shapes& shapes) {
   r.idle_ticks = p.idle_ticks;
   parked_shape s;
   bool exact = !p.wake_pending && p.ticks_in_flight == 0 && p.writes_in_flight == 0 &&
-               take_time(p.last_pass_at, r.last_pass_at, r.has_last_pass_at) &&
-               take_time(p.last_error_at, r.last_error_at, r.has_last_error_at);
-  for (const auto& due : p.timers_due) {
-    if (!exact) break;
+               take_time(p.last_pass_at, r.last_pass_at) && take_time(p.last_error_at, r.last_error_at);
+  for (std::size_t i = 0; exact && i < p.timers_due.size(); ++i) {
+    const auto& due = p.timers_due[i];  // "<name> <time>"
     auto space = due.rfind(' ');
     auto at = space == std::string::npos ? std::nullopt : seconds_of(std::string_view(due).substr(space + 1));
-    if (!at) {
-      exact = false;
-      break;
-    }
+    exact = at.has_value();
+    if (!exact) break;
     s.due_names.push_back(due.substr(0, space));
     r.due_at.push_back(*at);
   }
@@ -103,8 +97,8 @@ protocol::order_probe expand(const parked_record& r, const protocol::order_key& 
   p.passes_started = r.passes_started;
   p.passes_finished = r.passes_finished;
   p.idle_ticks = r.idle_ticks;
-  if (r.has_last_pass_at) p.last_pass_at = format_seconds(r.last_pass_at);
-  if (r.has_last_error_at) p.last_error_at = format_seconds(r.last_error_at);
+  if (r.last_pass_at) p.last_pass_at = format_seconds(*r.last_pass_at);
+  if (r.last_error_at) p.last_error_at = format_seconds(*r.last_error_at);
   if (const auto& s = r.shape) {
     p.phase = s->phase;
     p.failures = s->failures;

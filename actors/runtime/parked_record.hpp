@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -52,11 +53,9 @@ struct parked_record {
   std::uint64_t passes_started = 0;
   std::uint64_t passes_finished = 0;
   std::uint64_t idle_ticks = 0;
-  // Seconds since the epoch of last_pass_at and last_error_at (unset: "").
-  std::int64_t last_pass_at = 0;
-  std::int64_t last_error_at = 0;
-  bool has_last_pass_at = false;
-  bool has_last_error_at = false;
+  // Seconds since the epoch of last_pass_at and last_error_at (none: "").
+  std::optional<std::int64_t> last_pass_at;
+  std::optional<std::int64_t> last_error_at;
   std::vector<std::int64_t> due_at;  // seconds, one per shape->due_names
   std::shared_ptr<const parked_shape> shape;
   std::unique_ptr<const protocol::order_probe> whole;  // what could not be compacted

@@ -40,6 +40,20 @@ informer::informer(std::shared_ptr<client> c, gvk kind, informer_options opts, i
 
 informer::~informer() = default;
 
+list_difference diff_list(const std::map<object_key, object>& known, const std::map<object_key, object>& listed) {
+  list_difference d;
+  for (const auto& [k, o] : known)
+    if (!listed.count(k)) d.deleted.push_back(o);
+  for (const auto& [k, o] : listed) {
+    auto it = known.find(k);
+    if (it == known.end())
+      d.added.push_back(o);
+    else if (it->second.resource_version() != o.resource_version())
+      d.updated.emplace_back(it->second, o);
+  }
+  return d;
+}
+
 void informer::start() {
   net::post(impl_->strand, [self = shared_from_this()] {
     if (self->stopped_) return;
@@ -103,51 +117,40 @@ void informer::run_list() {
 void informer::on_list(result<object_list> r) {
   if (!r.ok()) return retry_later(r.error(), true);
   ++lists_;
-  if (!opts_.keep_store) return pass_list_on(std::move(*r));
-  std::map<object_key, object> fresh;
-  for (auto& o : r->items) {
-    if (opts_.transform) o = opts_.transform(o);
-    fresh.emplace(o.key(), std::move(o));
-  }
-  std::vector<object> added, deleted;
-  std::vector<std::pair<object, object>> updated;
-  {
-    std::unique_lock lock(store_mu_);
-    for (const auto& [k, o] : fresh) {
-      auto it = store_.find(k);
-      if (it == store_.end()) added.push_back(o);
-      else if (it->second.resource_version() != o.resource_version()) updated.emplace_back(it->second, o);
+  if (opts_.transform)
+    for (auto& o : r->items) o = opts_.transform(o);
+  if (opts_.keep_store) {
+    store_list(std::move(*r));
+  } else {
+    {
+      std::unique_lock lock(store_mu_);
+      rv_ = r->resource_version;
     }
-    for (const auto& [k, o] : store_)
-      if (!fresh.count(k)) deleted.push_back(o);
-    store_ = std::move(fresh);
-    rv_ = r->resource_version;
+    if (handlers_.on_list) handlers_.on_list(std::move(r->items));
   }
-  for (const auto& o : deleted)
-    if (handlers_.on_delete) handlers_.on_delete(o);
-  for (const auto& o : added)
-    if (handlers_.on_add) handlers_.on_add(o);
-  for (const auto& [a, b] : updated)
-    if (handlers_.on_update) handlers_.on_update(a, b);
   failures_ = 0;
   synced_ = true;
   if (handlers_.on_synced) handlers_.on_synced();
   run_watch();
 }
 
-// Without a store: the list goes to its owner whole.
-void informer::pass_list_on(object_list l) {
-  if (opts_.transform)
-    for (auto& o : l.items) o = opts_.transform(o);
+// The list replaces the store; what it changed goes to the handlers.
+void informer::store_list(object_list l) {
+  std::map<object_key, object> fresh;
+  for (auto& o : l.items) fresh.emplace(o.key(), std::move(o));
+  list_difference d;
   {
     std::unique_lock lock(store_mu_);
+    d = diff_list(store_, fresh);
+    store_ = std::move(fresh);
     rv_ = l.resource_version;
   }
-  if (handlers_.on_list) handlers_.on_list(std::move(l.items));
-  failures_ = 0;
-  synced_ = true;
-  if (handlers_.on_synced) handlers_.on_synced();
-  run_watch();
+  for (const auto& o : d.deleted)
+    if (handlers_.on_delete) handlers_.on_delete(o);
+  for (const auto& o : d.added)
+    if (handlers_.on_add) handlers_.on_add(o);
+  for (const auto& [a, b] : d.updated)
+    if (handlers_.on_update) handlers_.on_update(a, b);
 }
 
 void informer::run_watch() {

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <shared_mutex>
+#include <utility>
 #include <vector>
 
 namespace c5c3::k8s {
@@ -68,6 +69,16 @@ struct informer_options {
   bool keep_store = true;
 };
 
+// What a list changed against what its reader knew (by key, resourceVersions
+// compared for equality), each in key order: a watch would have told the
+// deletions, then the additions, then the updates (old, new).
+struct list_difference {
+  std::vector<object> deleted;
+  std::vector<object> added;
+  std::vector<std::pair<object, object>> updated;
+};
+list_difference diff_list(const std::map<object_key, object>& known, const std::map<object_key, object>& listed);
+
 class informer : public std::enable_shared_from_this<informer> {
  public:
   static std::shared_ptr<informer> create(std::shared_ptr<client> c, gvk kind, informer_options opts,
@@ -99,7 +110,7 @@ class informer : public std::enable_shared_from_this<informer> {
   void run_list();
   void run_watch();
   void on_list(result<object_list> r);
-  void pass_list_on(object_list l);
+  void store_list(object_list l);
   void on_event(const watch_event& ev);
   void on_watch_end(result<bool> r);
   void retry_later(const api_error& e, bool relist);

@@ -1,6 +1,7 @@
 #include "k8s/compact_json.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -24,17 +25,6 @@ constexpr std::size_t inline_string_max = 13;
 constexpr std::size_t chunk_header = 3 * sizeof(void*);
 constexpr std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
 constexpr std::size_t string_bytes(std::size_t n) { return n <= inline_string_max ? 0 : align8(n + 1); }
-
-// The pool first: the document refers to it. The document's parse stack
-// (used while the copy is made, freed after) takes the shared base allocator
-// too, so no document allocates one of its own.
-struct holder {
-  pool_allocator pool;
-  json_document doc;
-  holder(void* buffer, std::size_t size, rapidjson::CrtAllocator* base)
-      : pool(buffer, size, 256, base), doc(&pool, 1024, base) {}
-};
-static_assert(sizeof(holder) % 8 == 0);  // the buffer behind it is 8-aligned
 
 // Every pool's base allocator (stateless): one instance, none per document.
 rapidjson::CrtAllocator* base_allocator() {
@@ -126,27 +116,83 @@ struct copier {
 
 }  // namespace
 
-std::shared_ptr<const json_document> compact_copy(const json_value& v) {
+// The allocation behind a frozen_json: the root value first (usage_of finds
+// the block from it), then the count and the pool's sizes, then the pool
+// (its chunk header, then the values). A MemoryPoolAllocator over a buffer
+// it was given frees nothing of that buffer, and its values need no
+// destructor (kNeedFree is false), so the block is released as raw memory.
+struct frozen_json::block {
+  json_value root;
+  std::atomic<std::uint32_t> refs{1};
+  std::uint32_t used = 0;
+  std::uint32_t capacity = 0;
+  std::uint32_t unused_ = 0;
+  char* pool() { return reinterpret_cast<char*>(this + 1); }
+};
+static_assert(sizeof(json_value) == 16);
+
+frozen_json::frozen_json(const frozen_json& o) noexcept : b_(o.b_) {
+  if (b_) b_->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+frozen_json& frozen_json::operator=(const frozen_json& o) noexcept {
+  frozen_json copy(o);
+  std::swap(b_, copy.b_);
+  return *this;
+}
+
+frozen_json& frozen_json::operator=(frozen_json&& o) noexcept {
+  frozen_json taken(std::move(o));
+  std::swap(b_, taken.b_);
+  return *this;
+}
+
+frozen_json::~frozen_json() {
+  if (b_ && b_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    b_->~block();
+    ::operator delete(b_);
+  }
+}
+
+const json_value& frozen_json::operator*() const { return b_->root; }
+
+frozen_json compact_copy(const json_value& v) {
+  static_assert(sizeof(frozen_json::block) == 32);  // the pool behind it is 8-aligned
   std::vector<const char*> kept;
-  const std::size_t bytes = std::max<std::size_t>(measure(v, kept), 8);
-  void* mem = ::operator new(sizeof(holder) + chunk_header + bytes);
-  auto* h = new (mem) holder(static_cast<char*>(mem) + sizeof(holder), chunk_header + bytes, base_allocator());
-  std::shared_ptr<holder> owner(h, [](holder* p) {
-    p->~holder();
-    ::operator delete(p);
-  });
-  auto generate = [&](json_document& handler) {
-    copier c{handler, kept};
-    return v.Accept(c);
-  };
-  h->doc.Populate(generate);
-  return std::shared_ptr<const json_document>(std::move(owner), &h->doc);
+  std::size_t bytes = std::max<std::size_t>(measure(v, kept), 8);
+  for (;;) {
+    const std::size_t size = chunk_header + bytes;
+    void* mem = ::operator new(sizeof(frozen_json::block) + size);
+    auto* b = new (mem) frozen_json::block;
+    bool fits = false;
+    {
+      // The pool and the document only while the copy is made: the
+      // document's parse stack comes from the shared base allocator.
+      pool_allocator pool(b->pool(), size, 256, base_allocator());
+      json_document doc(&pool, 1024, base_allocator());
+      auto generate = [&](json_document& handler) {
+        copier c{handler, kept};
+        return v.Accept(c);
+      };
+      doc.Populate(generate);
+      fits = pool.Capacity() == size - chunk_header;
+      if (fits) {
+        b->root.Swap(doc);
+        b->used = static_cast<std::uint32_t>(pool.Size());
+        b->capacity = static_cast<std::uint32_t>(pool.Capacity());
+      } else {
+        bytes = pool.Size() + chunk_header;  // a chunk of its own was added: make it again, larger
+      }
+    }
+    if (fits) return frozen_json(b);
+    b->~block();
+    ::operator delete(mem);
+  }
 }
 
 compact_usage usage_of(const json_value& root) {
-  // The document's allocator is its pool (GetAllocator is not const; nothing is changed).
-  auto& pool = const_cast<json_document&>(static_cast<const json_document&>(root)).GetAllocator();
-  return {pool.Size(), pool.Capacity()};
+  const auto* b = reinterpret_cast<const frozen_json::block*>(&root);
+  return {b->used, b->capacity};
 }
 
 std::size_t interned_names() { return names().size(); }

@@ -18,24 +18,51 @@
 #include "k8s/json.hpp"
 
 #include <cstddef>
-#include <memory>
 
 namespace c5c3::k8s {
 
 // Bytes of distinct member names the table keeps at most.
 inline constexpr std::size_t max_interned_name_bytes = 256 * 1024;
 
-// The compact, shared, immutable copy of `v`.
-std::shared_ptr<const json_document> compact_copy(const json_value& v);
-
 // The pool behind a value made by compact_copy: bytes used and reserved
-// (equal when the measure was exact; a pool that overflowed its buffer has
-// more reserved than used).
+// (equal when the measure was exact; a copy whose measure fell short is
+// made again in a pool as large as it used).
 struct compact_usage {
   std::size_t used = 0;
   std::size_t capacity = 0;
 };
-// `root`: a document made by compact_copy, e.g. a non-empty object's json().
+
+// An immutable JSON value in one allocation, shared by a reference count:
+// [count and sizes][root value][the pool: members, elements, long strings].
+// An object's whole fixed cost is that header and the pool's chunk header
+// (56 bytes); a document, its pool allocator and a shared_ptr's control
+// block took some 200 bytes per object, in two allocations.
+class frozen_json {
+ public:
+  frozen_json() = default;
+  frozen_json(const frozen_json& o) noexcept;
+  frozen_json(frozen_json&& o) noexcept : b_(o.b_) { o.b_ = nullptr; }
+  frozen_json& operator=(const frozen_json& o) noexcept;
+  frozen_json& operator=(frozen_json&& o) noexcept;
+  ~frozen_json();
+
+  explicit operator bool() const { return b_ != nullptr; }
+  // The value; call only when non-empty.
+  const json_value& operator*() const;
+  friend bool operator==(const frozen_json& a, const frozen_json& b) { return a.b_ == b.b_; }
+
+ private:
+  struct block;
+  explicit frozen_json(block* b) : b_(b) {}
+  friend frozen_json compact_copy(const json_value& v);
+  friend compact_usage usage_of(const json_value& root);
+  block* b_ = nullptr;
+};
+
+// The compact, shared, immutable copy of `v`.
+frozen_json compact_copy(const json_value& v);
+
+// `root`: a value made by compact_copy, e.g. a non-empty object's json().
 compact_usage usage_of(const json_value& root);
 
 // Distinct member names in the table so far.

@@ -6,6 +6,7 @@
 // `object_builder` (a private deep copy), edit it, and `freeze()` it again.
 #pragma once
 
+#include "k8s/compact_json.hpp"
 #include "k8s/json.hpp"
 #include "k8s/time.hpp"
 
@@ -116,7 +117,7 @@ class object {
   bool same_document(const object& other) const { return doc_ == other.doc_; }
 
  private:
-  std::shared_ptr<const json_document> doc_;
+  frozen_json doc_;
 };
 
 // A private, mutable copy of an object's document.

@@ -28,14 +28,15 @@ const std::string* pinned(const k8s::label_requirement& r) {
   return nullptr;
 }
 
-const k8s::object_key& key_of(const k8s::object_key* k) { return *k; }
-const k8s::object_key& key_of(const std::pair<const k8s::object_key, k8s::object>& e) { return e.first; }
+using entry = k8s::object_map::entry;
+const k8s::object_key_view& key_of(const entry* e) { return e->first; }
+const k8s::object_key_view& key_of(const entry& e) { return e.first; }
 
 // Calls `f` on each element of `sorted` (ordered by object key, so by
 // namespace first) in `ns`, or on every element when `ns` is "".
 template <class Sorted, class F>
 void each_in(const Sorted& sorted, const std::string& ns, F&& f) {
-  auto it = ns.empty() ? sorted.begin() : sorted.lower_bound(k8s::object_key{ns, ""});
+  auto it = ns.empty() ? sorted.begin() : sorted.lower_bound(k8s::object_key_view{ns, ""});
   for (; it != sorted.end(); ++it) {
     if (!ns.empty() && key_of(*it).namespace_ != ns) break;
     f(*it);
@@ -76,13 +77,13 @@ informer_cache::informer_cache(const std::string& label_selector) {
 
 // Removes `key` from `set` (C++20's set has no heterogeneous erase).
 template <class Set>
-void erase_key(Set& set, const k8s::object_key& key) {
+void erase_key(Set& set, const k8s::object_key_view& key) {
   if (auto it = set.find(key); it != set.end()) set.erase(it);
 }
 
-void informer_cache::index_labels(const k8s::object_key& key, const k8s::object& o) {
+void informer_cache::index_labels(const entry& e) {
   for (auto& [label, buckets] : label_index_)
-    if (auto v = o.label(label)) buckets[std::string(*v)].insert(&key);
+    if (auto v = e.second.label(label)) buckets[std::string(*v)].insert(&e);
 }
 
 void informer_cache::unindex_labels(const k8s::object& o) {
@@ -91,51 +92,44 @@ void informer_cache::unindex_labels(const k8s::object& o) {
     if (!v) continue;
     auto it = buckets.find(std::string(*v));
     if (it == buckets.end()) continue;
-    erase_key(it->second, o.key());
+    erase_key(it->second, k8s::view_of(o));
     if (it->second.empty()) buckets.erase(it);
   }
 }
 
-void informer_cache::index_fields(const k8s::object_key& key, const k8s::object& o) {
+void informer_cache::index_fields(const entry& e) {
   for (auto& [paths, by_values] : field_index_)
-    by_values[{std::string(o.namespace_()), values_at(o, paths)}].insert(&key);
+    by_values[{std::string(e.second.namespace_()), values_at(e.second, paths)}].insert(&e);
 }
 
 void informer_cache::unindex_fields(const k8s::object& o) {
   for (auto& [paths, by_values] : field_index_) {
     auto it = by_values.find({std::string(o.namespace_()), values_at(o, paths)});
     if (it == by_values.end()) continue;
-    erase_key(it->second, o.key());
+    erase_key(it->second, k8s::view_of(o));
     if (it->second.empty()) by_values.erase(it);
   }
 }
 
 void informer_cache::put(const k8s::object& o) {
-  auto key = o.key();
-  auto it = store_.find(key);
-  if (it != store_.end()) {
-    unindex_labels(it->second);
-    unindex_fields(it->second);
-    it->second = o;
-  } else {
-    it = store_.emplace(std::move(key), o).first;
+  if (const k8s::object* old = store_.find(k8s::view_of(o))) {
+    unindex_labels(*old);
+    unindex_fields(*old);
   }
-  index_labels(it->first, o);
-  index_fields(it->first, o);
+  const entry& e = store_.put(o);
+  index_labels(e);
+  index_fields(e);
 }
 
 void informer_cache::erase(const k8s::object_key& key) {
-  auto it = store_.find(key);
-  if (it == store_.end()) return;
-  unindex_labels(it->second);
-  unindex_fields(it->second);
-  store_.erase(it);
+  const k8s::object* old = store_.find(k8s::view_of(key));
+  if (!old) return;
+  unindex_labels(*old);
+  unindex_fields(*old);
+  store_.erase(k8s::view_of(key));
 }
 
-const k8s::object* informer_cache::find(const k8s::object_key& key) const {
-  auto it = store_.find(key);
-  return it == store_.end() ? nullptr : &it->second;
-}
+const k8s::object* informer_cache::find(const k8s::object_key& key) const { return store_.find(k8s::view_of(key)); }
 
 bool informer_cache::covers(const k8s::label_selector& request) const {
   for (const auto& inf : selector_.requirements()) {
@@ -169,8 +163,8 @@ const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::
     const auto* v = pinned(r);
     if (!v) continue;
     auto& buckets = label_index_[r.key];
-    for (const auto& [key, o] : store_)
-      if (auto l = o.label(r.key)) buckets[std::string(*l)].insert(&key);
+    for (const entry& e : store_)
+      if (auto l = e.second.label(r.key)) buckets[std::string(*l)].insert(&e);
     value = *v;
     return &buckets;
   }
@@ -192,8 +186,8 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   std::vector<k8s::object> out;
   auto it = buckets->find(value);
   if (it == buckets->end()) return out;
-  each_in(it->second, ns, [&](const k8s::object_key* key) {
-    if (const auto& o = store_.at(*key); request.matches(o)) out.push_back(o);
+  each_in(it->second, ns, [&](const entry* e) {
+    if (request.matches(e->second)) out.push_back(e->second);
   });
   return out;
 }
@@ -209,7 +203,8 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   }
   auto [at, built] = field_index_.try_emplace(*paths);
   if (built)
-    for (const auto& [key, o] : store_) at->second[{std::string(o.namespace_()), values_at(o, *paths)}].insert(&key);
+    for (const entry& e : store_)
+      at->second[{std::string(e.second.namespace_()), values_at(e.second, *paths)}].insert(&e);
   std::vector<std::string> want;
   for (const auto& p : *paths)
     for (const auto& r : fields.requirements())
@@ -217,8 +212,8 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   std::vector<k8s::object> out;
   auto it = at->second.find({ns, want});
   if (it == at->second.end()) return out;
-  for (const auto* key : it->second)
-    if (const auto& o = store_.at(*key); request.matches(o)) out.push_back(o);
+  for (const entry* e : it->second)
+    if (request.matches(e->second)) out.push_back(e->second);
   return out;
 }
 

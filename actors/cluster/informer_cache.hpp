@@ -19,6 +19,7 @@
 #pragma once
 
 #include "k8s/object.hpp"
+#include "k8s/object_map.hpp"
 #include "k8s/selector.hpp"
 
 #include <map>
@@ -42,7 +43,7 @@ class informer_cache {
   void put(const k8s::object& o);
   void erase(const k8s::object_key& key);
   const k8s::object* find(const k8s::object_key& key) const;
-  const std::map<k8s::object_key, k8s::object>& objects() const { return store_; }
+  const k8s::object_map& objects() const { return store_; }
 
   // Whether a list with `request` can be answered from this cache (the
   // informer's selector is implied by the request's).
@@ -60,18 +61,19 @@ class informer_cache {
 
  private:
   k8s::label_selector selector_;
-  std::map<k8s::object_key, k8s::object> store_;
-  // Objects of an index: the keys of store_'s entries (a std::map's nodes stay
-  // where they are until erased; erase() and put() unindex first), in key
-  // order, as a scan gives them. Pointers, not copies: an order's children
-  // are in one index or two, and a key is two strings.
+  k8s::object_map store_;
+  // Objects of an index: store_'s entries (an entry stays where it is until
+  // erased, put() included; erase() and put() unindex first), in key order,
+  // as a scan gives them. Pointers, not copies: an order's children are in
+  // one index or two.
+  using entry = k8s::object_map::entry;
   struct key_less {
     using is_transparent = void;
-    bool operator()(const k8s::object_key* a, const k8s::object_key* b) const { return *a < *b; }
-    bool operator()(const k8s::object_key* a, const k8s::object_key& b) const { return *a < b; }
-    bool operator()(const k8s::object_key& a, const k8s::object_key* b) const { return a < *b; }
+    bool operator()(const entry* a, const entry* b) const { return a->first < b->first; }
+    bool operator()(const entry* a, const k8s::object_key_view& b) const { return a->first < b; }
+    bool operator()(const k8s::object_key_view& a, const entry* b) const { return a < b->first; }
   };
-  using key_set = std::set<const k8s::object_key*, key_less>;
+  using key_set = std::set<const entry*, key_less>;
   // Per label key: value -> objects.
   using label_buckets = std::map<std::string, key_set>;
   mutable std::map<std::string, label_buckets> label_index_;
@@ -80,14 +82,14 @@ class informer_cache {
   using field_values = std::vector<std::string>;
   mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, key_set>> field_index_;
 
-  // `key`: the store's key of `o`.
-  void index_labels(const k8s::object_key& key, const k8s::object& o);
+  // `e`: the store's entry of `o`.
+  void index_labels(const entry& e);
   void unindex_labels(const k8s::object& o);
   // The index answering `request`'s pinned keys, built if none is yet;
   // nullptr when it pins none.
   const label_buckets* label_index_for(const k8s::label_selector& request, std::string& value) const;
   std::vector<k8s::object> scan(const std::string& ns, const k8s::label_selector& request) const;
-  void index_fields(const k8s::object_key& key, const k8s::object& o);
+  void index_fields(const entry& e);
   void unindex_fields(const k8s::object& o);
 };
 

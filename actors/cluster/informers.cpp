@@ -157,8 +157,8 @@ void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::even
 // subscribers have seen becomes their events, the deletions first, as a
 // watch would have told them.
 void relisted(self_ptr self, std::uint64_t iid, informer_entry& e, std::vector<k8s::object> items) {
-  std::map<k8s::object_key, k8s::object> listed;
-  for (auto& o : items) listed.emplace(o.key(), std::move(o));
+  k8s::object_map listed;
+  for (auto& o : items) listed.put(std::move(o));
   auto d = k8s::diff_list(e.cache.objects(), listed);
   for (const auto& o : d.deleted) publish(self, iid, e, protocol::event_type::deleted, o, {});
   for (const auto& o : d.added) publish(self, iid, e, protocol::event_type::added, o, {});

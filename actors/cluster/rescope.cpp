@@ -19,8 +19,8 @@ std::string scoped_selector(const std::string& base, const std::string& scope) {
   return base + "," + scope;
 }
 
-std::vector<scope_change> scope_difference(const std::map<k8s::object_key, k8s::object>& seen,
-                                           const std::map<k8s::object_key, k8s::object>& now) {
+std::vector<scope_change> scope_difference(const k8s::object_map& seen,
+                                           const k8s::object_map& now) {
   std::vector<scope_change> out;
   auto s = seen.begin();
   auto n = now.begin();
@@ -54,7 +54,7 @@ void move_now(self_ptr self, std::uint64_t sid, std::uint64_t to) {
   sub.moving_to = 0;
   auto from = sub.informer;
   if (from == to) return;
-  static const std::map<k8s::object_key, k8s::object> none;
+  static const k8s::object_map none;
   auto old = st.informers.find(from);
   const auto& seen = old == st.informers.end() ? none : old->second.cache.objects();
   for (auto& c : scope_difference(seen, target.cache.objects())) {

@@ -40,16 +40,16 @@ informer::informer(std::shared_ptr<client> c, gvk kind, informer_options opts, i
 
 informer::~informer() = default;
 
-list_difference diff_list(const std::map<object_key, object>& known, const std::map<object_key, object>& listed) {
+list_difference diff_list(const object_map& known, const object_map& listed) {
   list_difference d;
   for (const auto& [k, o] : known)
-    if (!listed.count(k)) d.deleted.push_back(o);
+    if (!listed.contains(k)) d.deleted.push_back(o);
   for (const auto& [k, o] : listed) {
-    auto it = known.find(k);
-    if (it == known.end())
+    const object* was = known.find(k);
+    if (!was)
       d.added.push_back(o);
-    else if (it->second.resource_version() != o.resource_version())
-      d.updated.emplace_back(it->second, o);
+    else if (was->resource_version() != o.resource_version())
+      d.updated.emplace_back(*was, o);
   }
   return d;
 }
@@ -75,9 +75,9 @@ void informer::stop() {
 
 std::optional<object> informer::get(std::string_view ns, std::string_view name) const {
   std::shared_lock lock(store_mu_);
-  auto it = store_.find(object_key{std::string(ns), std::string(name)});
-  if (it == store_.end()) return std::nullopt;
-  return it->second;
+  const object* o = store_.find(object_key_view{ns, name});
+  if (!o) return std::nullopt;
+  return *o;
 }
 
 std::vector<object> informer::list() const {
@@ -136,8 +136,8 @@ void informer::on_list(result<object_list> r) {
 
 // The list replaces the store; what it changed goes to the handlers.
 void informer::store_list(object_list l) {
-  std::map<object_key, object> fresh;
-  for (auto& o : l.items) fresh.emplace(o.key(), std::move(o));
+  object_map fresh;
+  for (auto& o : l.items) fresh.put(std::move(o));
   list_difference d;
   {
     std::unique_lock lock(store_mu_);
@@ -221,20 +221,15 @@ void informer::on_event(const watch_event& ev) {
     }
     return;
   }
-  auto key = obj.key();
   std::optional<object> old;
   bool changed = false;
   {
     std::unique_lock lock(store_mu_);
-    auto it = store_.find(key);
-    if (it != store_.end()) old = it->second;
+    if (const object* was = store_.find(view_of(obj))) old = *was;
     if (ev.type == watch_event_type::deleted) {
-      if (it != store_.end()) {
-        store_.erase(it);
-        changed = true;
-      }
+      changed = store_.erase(view_of(obj));
     } else if (!old || old->resource_version() != obj.resource_version()) {
-      store_[key] = obj;
+      store_.put(obj);
       changed = true;
     }
     if (!rv.empty()) rv_ = rv;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "k8s/client/client.hpp"
+#include "k8s/object_map.hpp"
 
 #include <atomic>
 #include <functional>
@@ -77,7 +78,7 @@ struct list_difference {
   std::vector<object> added;
   std::vector<std::pair<object, object>> updated;
 };
-list_difference diff_list(const std::map<object_key, object>& known, const std::map<object_key, object>& listed);
+list_difference diff_list(const object_map& known, const object_map& listed);
 
 class informer : public std::enable_shared_from_this<informer> {
  public:
@@ -122,7 +123,7 @@ class informer : public std::enable_shared_from_this<informer> {
   informer_handlers handlers_;
   std::shared_ptr<impl> impl_;  // strand and timers
   mutable std::shared_mutex store_mu_;
-  std::map<object_key, object> store_;
+  object_map store_;
   std::string rv_;  // guarded by store_mu_
   std::shared_ptr<watch_handle> watch_;
   std::atomic<bool> synced_{false};

@@ -19,9 +19,9 @@ k8s::object cm(const std::string& name, const std::string& rv) {
   return *o;
 }
 
-std::map<k8s::object_key, k8s::object> by_key(std::initializer_list<k8s::object> objects) {
-  std::map<k8s::object_key, k8s::object> m;
-  for (const auto& o : objects) m.emplace(o.key(), o);
+k8s::object_map by_key(std::initializer_list<k8s::object> objects) {
+  k8s::object_map m;
+  for (const auto& o : objects) m.put(o);
   return m;
 }
 
@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_SUITE(client_diff_list)
 BOOST_AUTO_TEST_CASE(gone_new_and_changed_by_resource_version) {
   struct row {
     const char* what;
-    std::map<k8s::object_key, k8s::object> known, listed;
+    k8s::object_map known, listed;
     std::string deleted, added, updated;
   };
   const row rows[] = {

@@ -20,9 +20,9 @@ object order(const std::string& name, const std::string& rv, const std::string& 
                         R"(","resourceVersion":")" + rv + R"(","labels":{"c5c3.io/shard":")" + holder + R"("}}})");
 }
 
-std::map<object_key, object> store(std::initializer_list<object> objs) {
-  std::map<object_key, object> out;
-  for (const auto& o : objs) out.emplace(o.key(), o);
+c5c3::k8s::object_map store(std::initializer_list<object> objs) {
+  c5c3::k8s::object_map out;
+  for (const auto& o : objs) out.put(o);
   return out;
 }
 
@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(the_watched_selector_is_the_base_narrowed_by_the_scope) {
 BOOST_AUTO_TEST_CASE(a_subscriber_hears_exactly_the_difference) {
   struct row {
     std::string what;
-    std::map<object_key, object> seen, now;
+    c5c3::k8s::object_map seen, now;
     std::string told;
   };
   const std::vector<row> rows{

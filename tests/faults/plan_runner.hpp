@@ -20,6 +20,11 @@
 //   std::vector<std::string> order_names()
 //   std::string order_state(name)  what the oracle compares of one order
 //   void expect_reference()      the oracle of a fault-free run, by assertions
+//   std::string credentials_refused()   (optional) what of the credentials
+//                                delivered so far is refused now ("" none);
+//                                asked at every poll while the run waits, so a
+//                                credential must authenticate during the plan,
+//                                not only at its end
 //
 // C5C3_FAULT_PLANS picks the plans: a number (a sample spread over every
 // kind; `default_sample` when unset, what CI runs), `all`, a kind (`crash`,
@@ -101,6 +106,27 @@ struct plan_run : S {
   // No operator request for half a second.
   bool settled() { return no_requests_for(*this->operator_requests, 500ms); }
 
+  // The first refusal of a delivered credential seen while the run waited
+  // (`credentials_refused()`), with the step it was seen in.
+  std::string refused;
+  std::string current_step;
+  void watch_credentials() {
+    if constexpr (requires(S& s) { s.credentials_refused(); }) {
+      if (!refused.empty()) return;
+      if (auto r = this->credentials_refused(); !r.empty()) refused = current_step + ": " + r;
+    }
+  }
+  // `eventually` over `done`, asking the credentials at each poll.
+  template <class F>
+  bool eventually_watching(F&& done, int seconds) {
+    return eventually(
+        [&] {
+          watch_credentials();
+          return done();
+        },
+        seconds);
+  }
+
   std::vector<scenario_step> scenario_steps() {
     if constexpr (requires(S& s) { s.steps(); })
       return this->steps();
@@ -131,7 +157,7 @@ struct plan_run : S {
       return;
     }
     const int until = p.point + p.release_after_writes;
-    eventually([&] { return writes_so_far() >= until || settled(); }, 20);
+    eventually_watching([&] { return writes_so_far() >= until || settled(); }, 20);
     for (auto& id : ids) this->server.remove_fault(id);
   }
 
@@ -146,28 +172,32 @@ struct plan_run : S {
     bool reached = false;
     auto steps = scenario_steps();
     for (auto& step : steps) {
+      current_step = step.name;
       step.act();
       if (awaiting) {
-        C5C3_REQUIRE_EVENTUALLY(eventually([&] { return fired(ids) > 0 || (step.pending().empty() && settled()); },
-                                           plan_converge_seconds),
-                                step.name << ": " << step.pending());
+        C5C3_REQUIRE_EVENTUALLY(
+            eventually_watching([&] { return fired(ids) > 0 || (step.pending().empty() && settled()); },
+                                plan_converge_seconds),
+            step.name << ": " << step.pending());
         if (fired(ids) > 0) {
           reached = true;
           awaiting = false;
           perturb(*p, ids);
         }
       }
-      C5C3_REQUIRE_EVENTUALLY(eventually([&] { return step.pending().empty(); }, plan_converge_seconds),
+      C5C3_REQUIRE_EVENTUALLY(eventually_watching([&] { return step.pending().empty(); }, plan_converge_seconds),
                               step.name << ": " << step.pending());
-      BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
+      BOOST_TEST_REQUIRE(eventually_watching([&] { return settled(); }, 60));
     }
     if (awaiting) {
       // Never reached: a crash restarts the converged run all the same.
       perturb(*p, ids);
-      C5C3_REQUIRE_EVENTUALLY(eventually([&] { return steps.back().pending().empty(); }, plan_converge_seconds),
-                              steps.back().name << ": " << steps.back().pending());
-      BOOST_TEST_REQUIRE(eventually([&] { return settled(); }));
+      C5C3_REQUIRE_EVENTUALLY(
+          eventually_watching([&] { return steps.back().pending().empty(); }, plan_converge_seconds),
+          steps.back().name << ": " << steps.back().pending());
+      BOOST_TEST_REQUIRE(eventually_watching([&] { return settled(); }, 60));
     }
+    watch_credentials();
     if (p && !p->restart && p->kind != plan_kind::stale_view) reached = fired(ids) > 0;
     return reached;
   }
@@ -200,6 +230,7 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, con
   {
     plan_run<S> f;
     f.run(nullptr);
+    BOOST_TEST_REQUIRE(f.refused.empty(), "a delivered credential was refused in the reference run: " << f.refused);
     f.expect_reference();
     ref = f.observe();
     plans = generate_plans(f.server.write_log(), f.server.watch_log(), {operator_user, operator_token, 2, 2, order_resource});
@@ -232,7 +263,8 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, con
         BOOST_TEST_MESSAGE(p.name << " after " << p.about << (reached ? "" : " (its point was not reached)") << ": "
                                   << describe(got));
         BOOST_TEST(describe(got) == describe(ref));
-        if (got != ref) {
+        BOOST_TEST(f.refused.empty(), "a delivered credential was refused during the plan: " << f.refused);
+        if (got != ref || !f.refused.empty()) {
           ++failed;
           failures += p.name + " ";
           std::string both = "creates and deletes, reference run:";

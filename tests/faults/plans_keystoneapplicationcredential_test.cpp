@@ -76,6 +76,25 @@ struct keystoneapplicationcredential_scenario : faults::keystone_scenario {
                        keystone_credentials());
   }
 
+  // What of the credentials delivered so far Keystone refuses now (asked
+  // while the plan runs: plan_runner.hpp). A rotated credential's Secret
+  // holds the new one, which must authenticate from the moment it is there;
+  // an order being deleted revokes its own.
+  std::string credentials_refused() const {
+    std::string out;
+    for (auto& name : order_names()) {
+      auto o = get(credential_resource, name);
+      if (!o || o.terminating()) continue;
+      auto s = get("secrets", name + "-credentials");  // one read: id and secret of one version
+      auto id = k8s::base64_decode(s.get_string({"data", "application_credential_id"}));
+      auto key = k8s::base64_decode(s.get_string({"data", "application_credential_secret"}));
+      if (!id || id->empty()) continue;  // not delivered yet
+      if (auto [status, project] = authenticate(*id, key ? *key : ""); status != 201)
+        out += fmt::format("{}: Keystone answered {} ", name, status);
+    }
+    return out;
+  }
+
   void expect_reference() const {
     BOOST_TEST(order_state("alpha") == "exists=true ready=true generation=2 previous=0 applicationcredentials=1 secrets=3 "
                                        "pushsecrets=1 delivered=201/team keystone-credentials=1");

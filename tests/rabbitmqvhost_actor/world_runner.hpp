@@ -17,6 +17,8 @@
 
 #include <functional>
 #include <memory>
+#include <map>
+#include <string>
 #include <thread>
 
 namespace c5c3::testing {
@@ -39,6 +41,22 @@ class world_runner {
   }
 
   ~world_runner() { stop(); }
+
+  // What OpenBao holds under the first remote key starting with `prefix`,
+  // against `want` (the values delivered under those keys): "none", "same",
+  // or "differs:" and the keys that differ.
+  std::string pushed(const std::string& prefix, const std::map<std::string, std::string>& want) const {
+    for (const auto& key : openbao->keys()) {
+      if (key.rfind(prefix, 0) != 0) continue;
+      auto entry = openbao->get(key);
+      if (!entry) continue;
+      std::string differs;
+      for (const auto& [k, v] : want)
+        if (auto it = entry->find(k); it == entry->end() || it->second != v) differs += " " + k;
+      return differs.empty() ? "same" : "differs:" + differs;
+    }
+    return "none";
+  }
 
   void start() {
     sim::world::world_options wo;

@@ -126,7 +126,7 @@ struct frozen_json::block {
   std::atomic<std::uint32_t> refs{1};
   std::uint32_t used = 0;
   std::uint32_t capacity = 0;
-  std::uint32_t unused_ = 0;
+  std::uint32_t padding_ = 0;
   char* pool() { return reinterpret_cast<char*>(this + 1); }
 };
 static_assert(sizeof(json_value) == 16);
@@ -160,10 +160,16 @@ frozen_json compact_copy(const json_value& v) {
   static_assert(sizeof(frozen_json::block) == 32);  // the pool behind it is 8-aligned
   std::vector<const char*> kept;
   std::size_t bytes = std::max<std::size_t>(measure(v, kept), 8);
+  // The block's memory until a frozen_json owns it (a copy that throws,
+  // bad_alloc, or is made again, larger, gives it back).
+  struct raw {
+    void* p;
+    ~raw() { ::operator delete(p); }
+  };
   for (;;) {
     const std::size_t size = chunk_header + bytes;
-    void* mem = ::operator new(sizeof(frozen_json::block) + size);
-    auto* b = new (mem) frozen_json::block;
+    raw mem{::operator new(sizeof(frozen_json::block) + size)};
+    auto* b = new (mem.p) frozen_json::block;
     bool fits = false;
     {
       // The pool and the document only while the copy is made: the
@@ -184,9 +190,11 @@ frozen_json compact_copy(const json_value& v) {
         bytes = pool.Size() + chunk_header;  // a chunk of its own was added: make it again, larger
       }
     }
-    if (fits) return frozen_json(b);
+    if (fits) {
+      mem.p = nullptr;
+      return frozen_json(b);
+    }
     b->~block();
-    ::operator delete(mem);
   }
 }
 

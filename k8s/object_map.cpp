@@ -4,7 +4,7 @@
 
 namespace c5c3::k8s {
 
-const object_map::entry& object_map::put(object o) {
+const object_map::entry& object_map::put(object o, object* replaced) {
   auto it = map_.find(view_of(o));
   if (it == map_.end()) {
     // The views are into the document `o` shares with the node's copy.
@@ -14,6 +14,7 @@ const object_map::entry& object_map::put(object o) {
   // The node leaves the map and comes back with the new object and its
   // views: the old views point into the old document, which it may free.
   auto node = map_.extract(it);
+  if (replaced) *replaced = std::move(node.mapped());
   node.mapped() = std::move(o);
   node.key() = view_of(node.mapped());
   return *map_.insert(std::move(node)).position;

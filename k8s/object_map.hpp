@@ -32,8 +32,9 @@ class object_map {
   using entry = map_type::value_type;
   using const_iterator = map_type::const_iterator;
 
-  // Inserts `o`, or replaces the object of its key in the same entry.
-  const entry& put(object o);
+  // Inserts `o`, or replaces the object of its key in the same entry; the
+  // object replaced goes to `replaced` (left empty on an insert).
+  const entry& put(object o, object* replaced = nullptr);
   // Removes the object of `k`; whether there was one.
   bool erase(object_key_view k);
   const object* find(object_key_view k) const;

@@ -112,11 +112,14 @@ void informer_cache::unindex_fields(const k8s::object& o) {
 }
 
 void informer_cache::put(const k8s::object& o) {
-  if (const k8s::object* old = store_.find(k8s::view_of(o))) {
-    unindex_labels(*old);
-    unindex_fields(*old);
+  // One lookup: the entry keeps its node and its key's order, so the indexes
+  // find it by the replaced object's labels and fields after the put.
+  k8s::object old;
+  const entry& e = store_.put(o, &old);
+  if (old) {
+    unindex_labels(old);
+    unindex_fields(old);
   }
-  const entry& e = store_.put(o);
   index_labels(e);
   index_fields(e);
 }

@@ -30,7 +30,7 @@ struct keystoneuser_scenario : faults::keystone_scenario {
 
   // The order whose rotation is under way (until it is Ready at its new
   // generation): its delivered password may be refused meanwhile.
-  mutable std::string rotating;
+  std::string rotating;
 
   std::vector<faults::scenario_step> steps() {
     return {create_step("create", {user_order("alice"), user_order("bob")}, [this] { return not_ready(plan_users); }),
@@ -74,8 +74,9 @@ struct keystoneuser_scenario : faults::keystone_scenario {
 
   // What of the credentials delivered so far Keystone refuses now (asked
   // while the plan runs: plan_runner.hpp); not of an order being deleted,
-  // nor of alice while her rotation is under way.
-  std::string credentials_refused() const {
+  // nor of alice while her rotation is under way (which ends here once she
+  // is Ready at generation 2).
+  std::string credentials_refused() {
     std::string out;
     for (auto& name : plan_users) {
       auto o = get(user_resource, name);

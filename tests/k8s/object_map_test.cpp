@@ -28,8 +28,10 @@ BOOST_AUTO_TEST_CASE(a_replaced_entry_keeps_its_place_and_takes_the_new_document
   const auto& first = m.put(cm("a", "a-name-longer-than-a-string-buffer", "1"));
   const void* where = &first;
   {
-    const auto& again = m.put(cm("a", "a-name-longer-than-a-string-buffer", "2"));
+    object replaced;
+    const auto& again = m.put(cm("a", "a-name-longer-than-a-string-buffer", "2"), &replaced);
     BOOST_TEST(static_cast<const void*>(&again) == where);
+    BOOST_TEST(replaced.resource_version() == "1");  // handed out, then dropped here
   }
   // The first document is gone now (nothing else held it): the key must be
   // the second's, or ASan sees the read below.
@@ -43,7 +45,11 @@ BOOST_AUTO_TEST_CASE(a_replaced_entry_keeps_its_place_and_takes_the_new_document
 
 BOOST_AUTO_TEST_CASE(entries_in_key_order_and_erased_by_key) {
   object_map m;
-  for (auto [ns, name] : {std::pair{"b", "x"}, {"a", "y"}, {"a", "x"}, {"", "z"}}) m.put(cm(ns, name, "1"));
+  for (auto [ns, name] : {std::pair{"b", "x"}, {"a", "y"}, {"a", "x"}, {"", "z"}}) {
+    object replaced;
+    m.put(cm(ns, name, "1"), &replaced);
+    BOOST_TEST(!replaced);  // an insert replaces nothing
+  }
   std::string order;
   for (const auto& [k, o] : m) order += std::string(k.namespace_) + "/" + std::string(k.name) + " ";
   BOOST_TEST(order == "/z a/x a/y b/x ");

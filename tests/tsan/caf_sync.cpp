@@ -13,7 +13,9 @@
 // This file interposes the exported CAF functions at those hand-offs (the test
 // executables' definitions take precedence over libcaf_core.so's, also for
 // CAF's own calls through its PLT) and calls the originals, adding:
-//   - enqueue (scheduled and blocking actors): release on the mailbox element;
+//   - enqueue (scheduled and blocking actors): release on the mailbox element
+//     (and on a scheduled actor's mailbox, acquired by cleanup() before it
+//     destroys the elements left in a terminated actor's mailbox);
 //   - launch: release on the actor (its constructor's writes before its first run);
 //   - each message consumed (scheduled and blocking mailbox visitors) and the
 //     first activation: acquire on the actor and on the element, release on
@@ -111,7 +113,21 @@ void scheduled_actor::enqueue(mailbox_element_ptr ptr, execution_unit* eu) {
   static const fn orig =
       original<fn>("_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_unitE");
   release_element(ptr.get());
+  release(&mailbox());
   (this->*orig)(std::move(ptr), eu);
+}
+
+// A terminated actor's cleanup drains its mailbox and destroys what is left
+// there without the visitor: acquire on the mailbox, which every enqueue
+// released (the inbox's compare-and-swap inside libcaf_core orders every push
+// before the drain), so the destructor of an element another thread built (a
+// watch event published to an order that stopped first, in
+// cluster_hostile_answers_test) is ordered after its construction.
+bool scheduled_actor::cleanup(error&& fail_state, execution_unit* host) {
+  using fn = bool (scheduled_actor::*)(error&&, execution_unit*);
+  static const fn orig = original<fn>("_ZN3caf15scheduled_actor7cleanupEONS_5errorEPNS_14execution_unitE");
+  acquire(&mailbox());
+  return (this->*orig)(std::move(fail_state), host);
 }
 
 void blocking_actor::enqueue(mailbox_element_ptr ptr, execution_unit* eu) {

@@ -116,6 +116,18 @@ struct fault_rule {
   // "after the Nth successful write of client X, reset every later request
   // of X", a crash right after that write.
   int after_writes = 0;
+  // With after_writes: only the client's writes of this object count (empty
+  // fields match any): "after the 2nd patch of rabbitmqvhosts/status
+  // openstack/o0", an anchor that does not move when other objects' writes
+  // interleave differently from one run to the next (the fault plans' seeds).
+  struct write_match {
+    std::string verb;      // as the write log says it (create, update, patch, delete)
+    std::string group;     // "" for the core group
+    std::string resource;  // "plural" or "plural/subresource"
+    std::string namespace_;
+    std::string name;
+  };
+  write_match after_writes_of;
   // < 1: a matching rule fires with this probability (a seeded draw,
   // apiserver_options::fault_seed); otherwise the next rule is tried.
   double probability = 1.0;

@@ -224,7 +224,8 @@ class apiserver::impl {
   bool remove_fault_rule(const std::string& id);
   void clear_fault_rules();
   // A successful write by `who`: counts towards the rules' after_writes.
-  void count_write_for_faults(const k8s::http_request& req, const identity& who);
+  void count_write_for_faults(const request_info& ri, const std::string& verb, const k8s::http_request& req,
+                              const identity& who);
   // Whether `f` is armed (after_writes reached); faults_mu_ held.
   bool armed_locked(const fault_rule& f) const;
   // Arms `f` if it is due; faults_mu_ held.

@@ -58,6 +58,14 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
   r.coalesce_modified = k8s::get_bool(v, {"coalesceModified"}).value_or(false);
   r.expire_watches = k8s::get_bool(v, {"expireWatches"}).value_or(false);
   r.after_writes = static_cast<int>(k8s::get_int(v, {"afterWrites"}).value_or(0));
+  if (const auto* of = k8s::member(v, "afterWritesOf")) {
+    if (!of->IsObject()) {
+      if (error) *error = "afterWritesOf must be an object (verb, group, resource, namespace, name)";
+      return std::nullopt;
+    }
+    auto field = [&](const char* k) { return std::string(k8s::get_string(*of, {k})); };
+    r.after_writes_of = {field("verb"), field("group"), field("resource"), field("namespace"), field("name")};
+  }
   if (auto* p = k8s::member(v, "probability"); p && p->IsNumber()) r.probability = p->GetDouble();
   if (r.probability < 0 || r.probability > 1) {
     if (error) *error = "probability must be between 0 and 1";
@@ -72,7 +80,7 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
                                   "retryAfterSeconds", "message", "latency", "cutWatchAfterEvents",
                                   "expireResume", "resetConnection", "times", "body", "bodyBytes",
                                   "bodyField", "latencyMax", "holdWatchEvents", "coalesceModified",
-                                  "expireWatches", "afterWrites", "probability"};
+                                  "expireWatches", "afterWrites", "afterWritesOf", "probability"};
     bool ok = false;
     for (auto* k : known) ok |= k8s::as_string_view(it->name) == k;
     if (!ok) {
@@ -113,6 +121,19 @@ k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
   if (r.coalesce_modified) v.AddMember("coalesceModified", true, a);
   if (r.expire_watches) v.AddMember("expireWatches", true, a);
   if (r.after_writes > 0) v.AddMember("afterWrites", r.after_writes, a);
+  if (const auto& of = r.after_writes_of;
+      !of.verb.empty() || !of.group.empty() || !of.resource.empty() || !of.namespace_.empty() || !of.name.empty()) {
+    json_value m(rapidjson::kObjectType);
+    auto put = [&](const char* k, const std::string& s) {
+      if (!s.empty()) m.AddMember(json_value(k, a), k8s::make_string(s, a), a);
+    };
+    put("verb", of.verb);
+    put("group", of.group);
+    put("resource", of.resource);
+    put("namespace", of.namespace_);
+    put("name", of.name);
+    v.AddMember("afterWritesOf", m, a);
+  }
   if (r.probability < 1) v.AddMember("probability", r.probability, a);
   return v;
 }

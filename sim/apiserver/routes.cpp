@@ -455,7 +455,7 @@ void apiserver::impl::log_write(const request_info& ri, const k8s::http_request&
     check_double_writer(ri, req, verb.empty() ? ri.verb : verb, *written, before ? *before : k8s::object{});
   // The write counts towards after_writes before its answer goes out, so a
   // rule armed by it meets the client's next request.
-  if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(req, who);
+  if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(ri, verb.empty() ? ri.verb : verb, req, who);
   std::lock_guard lock(log_mu_);
   write_record w;
   w.seq = ++write_seq_;

@@ -35,11 +35,18 @@ void apiserver::impl::arm_if_due_locked(const fault_rule& f) {
 
 double apiserver::impl::draw_locked() { return std::uniform_real_distribution<double>(0.0, 1.0)(fault_rng_); }
 
-void apiserver::impl::count_write_for_faults(const k8s::http_request& req, const identity& who) {
+void apiserver::impl::count_write_for_faults(const request_info& ri, const std::string& verb,
+                                             const k8s::http_request& req, const identity& who) {
+  const auto resource = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
   std::lock_guard lock(faults_mu_);
   for (const auto& f : faults_) {
     if (f.after_writes <= 0) continue;
     if (!f.client.empty() && !client_matches(f.client, req.header("User-Agent"), who.user, who.token)) continue;
+    const auto& of = f.after_writes_of;
+    auto is = [](const std::string& want, const std::string& got) { return want.empty() || want == got; };
+    if (!is(of.verb, verb) || !is(of.resource, resource) || !is(of.namespace_, ri.namespace_) || !is(of.name, ri.name) ||
+        (!of.group.empty() && of.group != ri.group))
+      continue;
     ++fault_state_[f.id].writes;
     arm_if_due_locked(f);
   }

@@ -96,6 +96,31 @@ BOOST_AUTO_TEST_CASE(after_writes_resets_every_later_request_of_the_client) {
   BOOST_TEST(op.get(cms + "/a").status == 200);
 }
 
+// afterWritesOf: only the client's writes of that object count, so the
+// point stays "right after its 2nd write of ConfigMap b" however its writes
+// of other objects interleave.
+BOOST_AUTO_TEST_CASE(after_writes_of_counts_only_the_writes_of_that_object) {
+  server_fixture f(plain());
+  auto o = f.client_opts();
+  o.user_agent = "crashing-operator/1.0";
+  http_client op(o);
+  sim::fault_rule crash;
+  crash.client = "crashing-operator";
+  crash.after_writes = 2;
+  crash.after_writes_of = {"update", "", "configmaps", "default", "b"};
+  crash.reset_connection = true;
+  auto id = f.server->add_fault(crash);
+  BOOST_TEST(op.post(cms, cm("a")).status == 201);
+  BOOST_TEST(op.post(cms, cm("b")).status == 201);  // a create of b: not the verb counted
+  BOOST_TEST(op.put(cms + "/a", cm("a", "1")).status == 200);
+  BOOST_TEST(op.put(cms + "/b", cm("b", "1")).status == 200);  // the 1st update of b
+  BOOST_TEST(op.put(cms + "/a", cm("a", "2")).status == 200);
+  BOOST_TEST(f.server->fault_counts().by_rule[id] == 0u);
+  BOOST_TEST(op.put(cms + "/b", cm("b", "2")).status == 200);  // the 2nd: it landed, the rule arms
+  BOOST_TEST(op.get(cms + "/a").status == 0);
+  BOOST_TEST(f.server->fault_counts().by_rule.at(id) == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(probability_fires_on_a_seeded_share_of_matches) {
   auto opts = plain();
   opts.fault_seed = 42;
@@ -238,8 +263,16 @@ BOOST_AUTO_TEST_CASE(the_new_fields_round_trip_through_yaml_and_json) {
       "- verb: watch\n  resource: secrets\n  holdWatchEvents: 2\n"
       "- resource: users.rabbitmq.com\n  name: u\n  coalesceModified: true\n  times: 1\n"
       "- verb: watch\n  expireWatches: true\n"
-      "- status: 500\n  probability: 0.2\n  latency: 50ms\n  latencyMax: 500ms\n");
-  BOOST_TEST_REQUIRE(rules.size() == 5u);
+      "- status: 500\n  probability: 0.2\n  latency: 50ms\n  latencyMax: 500ms\n"
+      "- afterWrites: 2\n  afterWritesOf: {verb: patch, group: c5c3.io, resource: rabbitmqvhosts/status, "
+      "namespace: openstack, name: o0}\n  resetConnection: true\n");
+  BOOST_TEST_REQUIRE(rules.size() == 6u);
+  auto anchored = [](const sim::fault_rule& r) {
+    const auto& of = r.after_writes_of;
+    return r.after_writes == 2 && of.verb == "patch" && of.group == "c5c3.io" && of.resource == "rabbitmqvhosts/status" &&
+           of.namespace_ == "openstack" && of.name == "o0";
+  };
+  BOOST_TEST(anchored(rules[5]));
   BOOST_TEST(rules[0].after_writes == 3);
   BOOST_TEST(rules[1].hold_watch_events == 2);
   BOOST_TEST(rules[2].coalesce_modified);
@@ -250,7 +283,8 @@ BOOST_AUTO_TEST_CASE(the_new_fields_round_trip_through_yaml_and_json) {
   d.SetArray();
   for (auto& r : rules) d.PushBack(sim::fault_to_json(r, d.GetAllocator()), d.GetAllocator());
   auto again = sim::faults_from_yaml(k8s::to_json(d));
-  BOOST_TEST_REQUIRE(again.size() == 5u);
+  BOOST_TEST_REQUIRE(again.size() == 6u);
+  BOOST_TEST(anchored(again[5]));
   BOOST_TEST(again[0].after_writes == 3);
   BOOST_TEST(again[1].hold_watch_events == 2);
   BOOST_TEST(again[2].coalesce_modified);
@@ -258,6 +292,7 @@ BOOST_AUTO_TEST_CASE(the_new_fields_round_trip_through_yaml_and_json) {
   BOOST_TEST(again[4].probability == 0.2);
   BOOST_TEST(again[4].latency_max.count() == 500);
   BOOST_CHECK_THROW(sim::faults_from_yaml("- probability: 1.5\n"), std::runtime_error);
+  BOOST_CHECK_THROW(sim::faults_from_yaml("- afterWrites: 1\n  afterWritesOf: b\n"), std::runtime_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -29,7 +29,9 @@
 // C5C3_FAULT_PLANS picks the plans: a number (a sample spread over every
 // kind; `default_sample` when unset, what CI runs), `all`, a kind (`crash`,
 // `midpass`, `stale`, `drop`, `expire`: every plan of it), or a plan's name
-// (its seed, as a failure reports it: C5C3_FAULT_PLANS=crash@7).
+// (its seed, as a failure reports it:
+// C5C3_FAULT_PLANS='crash@create:secrets:openstack/o0-password-v1#1'; or
+// crash@7, the plan of that kind at the reference run's 7th write).
 #pragma once
 
 #include "tests/faults/plans.hpp"
@@ -156,7 +158,7 @@ struct plan_run : S {
       this->start_operator();
       return;
     }
-    const int until = p.point + p.release_after_writes;
+    const int until = writes_so_far() + p.release_after_writes;
     eventually_watching([&] { return writes_so_far() >= until || settled(); }, 20);
     for (auto& id : ids) this->server.remove_fault(id);
   }
@@ -260,7 +262,8 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, con
         bool reached = f.run(&p);
         auto got = f.observe();
         unreached += !reached;
-        BOOST_TEST_MESSAGE(p.name << " after " << p.about << (reached ? "" : " (its point was not reached)") << ": "
+        BOOST_TEST_MESSAGE(p.name << " (" << kind_name(p.kind) << "@" << p.point << ")"
+                                  << (reached ? "" : " (its point was not reached)") << ": "
                                   << describe(got));
         BOOST_TEST(describe(got) == describe(ref));
         BOOST_TEST(f.refused.empty(), "a delivered credential was refused during the plan: " << f.refused);

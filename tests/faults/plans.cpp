@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -11,11 +12,24 @@ namespace c5c3::testing::faults {
 
 namespace {
 
-sim::fault_rule for_operator(const generate_options& o, int point) {
+// The operator's `ordinal`th write of `w`'s object with `w`'s verb: where a
+// rule arms, whatever the other objects' writes did meanwhile.
+sim::fault_rule for_operator(const generate_options& o, const sim::write_record* w, int ordinal) {
   sim::fault_rule r;
   r.client = o.token;
-  r.after_writes = point;
+  if (w) {
+    r.after_writes = ordinal;
+    r.after_writes_of = {w->verb, w->group, w->resource, w->namespace_, w->name};
+  }
   return r;
+}
+
+// "patch:rabbitmqvhosts.c5c3.io/status:openstack/o0#2", the 2nd such write.
+std::string anchor(const sim::write_record& w, int ordinal) {
+  auto slash = w.resource.find('/');
+  auto sub = slash == std::string::npos ? std::string() : w.resource.substr(slash);
+  auto ns = w.namespace_.empty() ? std::string() : w.namespace_ + "/";
+  return fmt::format("{}:{}{}:{}{}#{}", w.verb, qualified_resource(w.group, w.resource), sub, ns, w.name, ordinal);
 }
 
 std::string describe(const sim::write_record& w) {
@@ -73,31 +87,39 @@ bool inside_a_pass(const std::vector<sim::write_record>& writes, std::size_t n, 
 std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
                                  const std::vector<sim::watch_record>& events, const generate_options& o) {
   auto writes = operator_writes(log, o.user);
+  // Each write's ordinal among the writes of its object with its verb.
+  std::vector<int> ordinal(writes.size());
+  {
+    std::map<std::string, int> seen;
+    for (std::size_t i = 0; i < writes.size(); ++i) ordinal[i] = ++seen[anchor(writes[i], 0)];
+  }
   std::vector<plan> out;
   for (int n = 1; n <= static_cast<int>(writes.size()); ++n) {
     const auto& w = writes[static_cast<std::size_t>(n - 1)];
+    const int k = ordinal[static_cast<std::size_t>(n - 1)];
+    const auto at = anchor(w, k);
     const auto about = describe(w);
 
     const bool midpass = inside_a_pass(writes, static_cast<std::size_t>(n), o.order_resource);
     plan crash{midpass ? plan_kind::intermediate_restart : plan_kind::crash,
-               fmt::format("{}@{}", midpass ? "midpass" : "crash", n), n, about, {for_operator(o, n)}, true, 0};
+               fmt::format("{}@{}", midpass ? "midpass" : "crash", at), n, about, {for_operator(o, &w, k)}, true, 0};
     crash.rules[0].reset_connection = true;
     out.push_back(std::move(crash));
 
-    plan stale{plan_kind::stale_view, fmt::format("stale@{}", n), n, about, {for_operator(o, n)}, false,
+    plan stale{plan_kind::stale_view, fmt::format("stale@{}", at), n, about, {for_operator(o, &w, k)}, false,
                o.release_after_writes};
     stale.rules[0].verb = "watch";
     stale.rules[0].resource = qualified_resource(w.group, w.resource);
     stale.rules[0].hold_watch_events = o.hold;
     out.push_back(std::move(stale));
 
-    plan expire{plan_kind::watch_restart, fmt::format("expire@{}", n), n, about, {for_operator(o, n)}, false, 0};
+    plan expire{plan_kind::watch_restart, fmt::format("expire@{}", at), n, about, {for_operator(o, &w, k)}, false, 0};
     expire.rules[0].verb = "watch";
     expire.rules[0].expire_watches = true;
     out.push_back(std::move(expire));
   }
   // A MODIFIED the operator was delivered: the point is the count of its
-  // writes before the event went out.
+  // writes before the event went out, the anchor the last of them.
   std::set<std::tuple<int, std::string, std::string, std::string>> seen;
   for (const auto& e : events) {
     if (e.client != o.user || e.type != "MODIFIED") continue;
@@ -106,8 +128,11 @@ std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
     auto resource = qualified_resource(e.group, e.resource);
     if (!seen.insert({point, resource, e.namespace_, e.name}).second) continue;
     auto ns = e.namespace_.empty() ? std::string() : e.namespace_ + "/";
-    plan drop{plan_kind::dropped_event, fmt::format("drop@{}:{}/{}{}", point, resource, ns, e.name), point,
-              fmt::format("MODIFIED {} {}{}", resource, ns, e.name), {for_operator(o, point)}, false, 0};
+    const auto* w = point > 0 ? &writes[static_cast<std::size_t>(point - 1)] : nullptr;
+    const int k = point > 0 ? ordinal[static_cast<std::size_t>(point - 1)] : 0;
+    plan drop{plan_kind::dropped_event,
+              fmt::format("drop@{}:{}/{}{}", w ? anchor(*w, k) : std::string("start"), resource, ns, e.name), point,
+              fmt::format("MODIFIED {} {}{}", resource, ns, e.name), {for_operator(o, w, k)}, false, 0};
     auto& r = drop.rules[0];
     r.verb = "watch";
     r.resource = resource;
@@ -144,6 +169,18 @@ std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n) {
 std::optional<plan> find_plan(const std::vector<plan>& plans, const std::string& name) {
   for (const auto& p : plans)
     if (p.name == name) return p;
+  // "crash@7", "drop@5:users.rabbitmq.com/openstack/o0-user": the plan of that
+  // kind at the reference run's 7th write (which can move between runs).
+  auto at = name.find('@');
+  if (at == std::string::npos) return std::nullopt;
+  auto colon = name.find(':', at);
+  auto digits = name.substr(at + 1, colon == std::string::npos ? std::string::npos : colon - at - 1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  const auto kind = name.substr(0, at);
+  const int point = std::stoi(digits);
+  const auto object = colon == std::string::npos ? std::string() : name.substr(colon);
+  for (const auto& p : plans)
+    if (kind == kind_name(p.kind) && p.point == point && (object.empty() || p.name.ends_with(object))) return p;
   return std::nullopt;
 }
 

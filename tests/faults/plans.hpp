@@ -3,24 +3,32 @@
 // writes and the watch events it was delivered (the emulator's write log
 // and watch log), one plan per point of the run and kind of perturbation:
 //
-//   crash@N    the operator stopped right after its Nth write (every later
+//   crash@W    the operator stopped right after its write W (every later
 //              request of it reset, then its actors stopped and started
 //              again with empty caches)
-//   midpass@N  the same crash where the Nth write is a child write whose
-//              order's next write is a child write too (no write of the
-//              order itself between: one pass, or passes that left its
-//              status alone): the intermediate-state restart
-//   stale@N    from its Nth write on, the operator's informer of the kind
-//              it just wrote held `hold` events behind while the others
-//              move on (a stale view at that decision point)
-//   drop@N:R/NS/NAME
-//              the first MODIFIED of that object after the operator's Nth
-//              write coalesced into its successor (the event is lost, as
-//              the watch contract allows)
-//   expire@N   every open watch of the operator ended with 410 Expired
-//              right after its Nth write (the informers relist)
+//   midpass@W  the same crash where W is a child write whose order's next
+//              write is a child write too (no write of the order itself
+//              between: one pass, or passes that left its status alone):
+//              the intermediate-state restart
+//   stale@W    from its write W on, the operator's informer of the kind it
+//              just wrote held `hold` events behind while the others move
+//              on (a stale view at that decision point)
+//   drop@W:R/NS/NAME
+//              the first MODIFIED of that object after the operator's write
+//              W coalesced into its successor (the event is lost, as the
+//              watch contract allows); W is "start" before its first write
+//   expire@W   every open watch of the operator ended with 410 Expired
+//              right after its write W (the informers relist)
 //
-// A plan's name is its seed: find_plan(plans, name) gives it back. Pure.
+// W names a write by its object and its ordinal among the operator's writes
+// of that object with that verb: "patch:rabbitmqvhosts.c5c3.io/status:
+// openstack/o0#2". The rules arm right after that write (the emulator's
+// afterWritesOf), so a plan's point does not move when the writes of other
+// orders interleave differently from one run to the next.
+//
+// A plan's name is its seed: find_plan(plans, name) gives it back. So does
+// "crash@7", the plan of that kind at the reference run's 7th write (which can
+// move between reference runs). Pure.
 #pragma once
 
 #include "sim/apiserver/apiserver.hpp"
@@ -36,8 +44,10 @@ enum class plan_kind { crash, intermediate_restart, stale_view, dropped_event, w
 
 struct plan {
   plan_kind kind = plan_kind::crash;
-  std::string name;  // the seed: "crash@3", "drop@5:users.rabbitmq.com/openstack/o0-user"
-  int point = 0;     // fires after the operator's `point`th successful write
+  // the seed: "crash@create:users.rabbitmq.com:openstack/o0-user#1",
+  // "drop@create:secrets:openstack/o0-password-v1#1:users.rabbitmq.com/openstack/o0-user"
+  std::string name;
+  int point = 0;     // in the reference run: after the operator's `point`th successful write
   std::string about; // what the reference run did there ("create secrets openstack/o0-password-v1")
   std::vector<sim::fault_rule> rules;
   // crash: once the rules fired, stop the operator, remove them, start it.

@@ -4,6 +4,18 @@
 #include "k8s/client/paths.hpp"
 #include "tests/tcp_proxy.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
 using namespace c5c3;
 using namespace c5c3::testing;
 using k8s::object;
@@ -286,6 +298,82 @@ BOOST_FIXTURE_TEST_CASE(request_timeout_bounds_a_request_nobody_answers, emulato
   BOOST_TEST(r.error().describe().find("timeout") != std::string::npos, r.error().describe());
   BOOST_TEST(counters->requests("GET", "<error>") == 1u);
   BOOST_TEST(hole.accepted() == 1u);
+}
+
+namespace {
+
+// A plain HTTP server on 127.0.0.1 that answers each request with a header
+// announcing a body of 600 MB and one byte of it, then waits (up to 20 s) for
+// the client to close the connection.
+class oversized_answer {
+ public:
+  oversized_answer() {
+    listen_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_, 4) != 0)
+      throw std::runtime_error("oversized_answer: cannot listen");
+    socklen_t len = sizeof a;
+    ::getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] {
+      for (int c; (c = ::accept(listen_, nullptr, nullptr)) >= 0;) serve(c);
+    });
+  }
+  ~oversized_answer() {
+    ::shutdown(listen_, SHUT_RDWR);
+    thread_.join();
+    ::close(listen_);
+  }
+  std::uint16_t port() const { return port_; }
+  int answered() const { return answered_; }
+  // Connections the client closed after the header.
+  int closed_by_client() const { return closed_; }
+
+ private:
+  void serve(int c) {
+    std::string req;
+    char buf[4096];
+    while (req.find("\r\n\r\n") == std::string::npos) {
+      auto n = ::recv(c, buf, sizeof buf, 0);
+      if (n <= 0) return (void)::close(c);
+      req.append(buf, static_cast<std::size_t>(n));
+    }
+    const std::string head =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 600000000\r\n\r\n{";
+    (void)::send(c, head.data(), head.size(), MSG_NOSIGNAL);
+    ++answered_;
+    pollfd p{c, POLLIN, 0};
+    if (::poll(&p, 1, 20'000) == 1 && ::recv(c, buf, sizeof buf, 0) == 0) ++closed_;
+    ::close(c);
+  }
+
+  int listen_ = -1;
+  std::uint16_t port_ = 0;
+  std::atomic<int> answered_{0}, closed_{0};
+  std::thread thread_;
+};
+
+}  // namespace
+
+// An answer larger than the client reads (512 MiB) is refused from its
+// Content-Length, with an error that says so, and its connection closed: the
+// client never buffers it (issue 18, hostile answers).
+BOOST_FIXTURE_TEST_CASE(an_answer_over_512_mib_is_refused_from_its_length, emulator_fixture) {
+  oversized_answer big;
+  auto cfg = base_config();
+  cfg.server = "http://127.0.0.1:" + std::to_string(big.port());
+  cfg.credentials = nullptr;
+  cfg.retry.max_retries = 0;
+  auto c = make_client(cfg);
+  auto r = await<object>([&](auto cb) { c->get(testing::configmap_kind, "default", "big", cb); }, 10s);
+  BOOST_TEST_REQUIRE(!r.ok());
+  BOOST_TEST(r.error().transport(), r.error().describe());
+  BOOST_TEST(r.error().describe().find("is larger than 512 MiB") != std::string::npos, r.error().describe());
+  BOOST_TEST(r.error().describe().find("GET /api") != std::string::npos, r.error().describe());
+  BOOST_TEST(big.answered() >= 1);
+  BOOST_TEST(eventually([&] { return big.closed_by_client() == big.answered(); }));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,4 +1,5 @@
 #include "k8s/json.hpp"
+#include "k8s/json_answer.hpp"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
@@ -80,7 +81,10 @@ bool normalize(json_value& v, duplicate_keys duplicates) {
 
 }  // namespace
 
-std::optional<json_document> parse_json(std::string_view text, std::string* error, duplicate_keys duplicates) {
+namespace {
+
+template <unsigned Flags>
+std::optional<json_document> parse_with(std::string_view text, std::string* error, duplicate_keys duplicates) {
   if (nesting_depth(text, max_json_depth) > max_json_depth) {
     if (error) *error = fmt::format("invalid JSON: nested deeper than {} levels", max_json_depth);
     return std::nullopt;
@@ -89,7 +93,7 @@ std::optional<json_document> parse_json(std::string_view text, std::string* erro
   // Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision path calls
   // __builtin_clzll(0) on some inputs (UB, found by fuzzing). The default may
   // read a double 1 ULP off where Go's parser is exact.
-  doc.Parse(text.data(), text.size());
+  doc.Parse<Flags>(text.data(), text.size());
   if (doc.HasParseError()) {
     if (error)
       *error = fmt::format("invalid JSON at offset {}: {}", doc.GetErrorOffset(),
@@ -101,6 +105,16 @@ std::optional<json_document> parse_json(std::string_view text, std::string* erro
     return std::nullopt;
   }
   return doc;
+}
+
+}  // namespace
+
+std::optional<json_document> parse_json(std::string_view text, std::string* error, duplicate_keys duplicates) {
+  return parse_with<rapidjson::kParseDefaultFlags>(text, error, duplicates);
+}
+
+std::optional<json_document> parse_answer_json(std::string_view text, std::string* error) {
+  return parse_with<rapidjson::kParseValidateEncodingFlag>(text, error, duplicate_keys::last_wins);
 }
 
 std::string to_json(const json_value& v) {

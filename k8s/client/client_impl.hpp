@@ -7,6 +7,7 @@
 #include "k8s/client/discovery.hpp"
 #include "k8s/client/paths.hpp"
 #include "k8s/client/watch_decoder.hpp"
+#include "k8s/json_answer.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -35,7 +36,7 @@ inline result<object> decode_object(const rest_response& res, const std::string&
                                     const api_resource* expected, bool drop_managed_fields = false) {
   std::string err;
   std::optional<object> o;
-  if (auto doc = parse_json(res.body, &err); doc && doc->IsObject()) {
+  if (auto doc = parse_answer_json(res.body, &err); doc && doc->IsObject()) {
     if (drop_managed_fields) remove_managed_fields(*doc);
     o = object(std::move(*doc));
   } else if (doc) {
@@ -330,7 +331,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
         st->done(std::move(e));
       };
       std::string err;
-      auto doc = parse_json(r->body, &err);
+      auto doc = parse_answer_json(r->body, &err);
       if (!doc || !doc->IsObject()) return refuse(doc ? "it is not a JSON object" : err);
       json_value* items = member(*doc, "items");
       // An answer without items is not an empty list: taking it for one would

@@ -1,10 +1,11 @@
 #include "k8s/client/discovery.hpp"
+#include "k8s/json_answer.hpp"
 
 namespace c5c3::k8s {
 
 std::optional<std::vector<api_resource>> parse_api_resource_list(std::string_view body, std::string* error) {
   std::string perr;
-  auto doc = parse_json(body, &perr);
+  auto doc = parse_answer_json(body, &perr);
   if (!doc || !doc->IsObject()) {
     if (error) *error = "malformed APIResourceList: " + perr;
     return std::nullopt;
@@ -58,7 +59,7 @@ std::optional<std::vector<api_resource>> parse_api_resource_list(std::string_vie
 std::optional<std::vector<std::pair<std::string, std::string>>> parse_group_versions(std::string_view body,
                                                                                      std::string* error) {
   std::string perr;
-  auto doc = parse_json(body, &perr);
+  auto doc = parse_answer_json(body, &perr);
   if (!doc || !doc->IsObject()) {
     if (error) *error = "malformed discovery document: " + perr;
     return std::nullopt;

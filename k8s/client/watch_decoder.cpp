@@ -1,4 +1,5 @@
 #include "k8s/client/watch_decoder.hpp"
+#include "k8s/json_answer.hpp"
 
 #include <cctype>
 
@@ -50,7 +51,7 @@ std::optional<watch_event> parse_watch_event(std::string_view text, std::string*
     return std::nullopt;
   };
   std::string perr;
-  auto doc = parse_json(text, &perr);
+  auto doc = parse_answer_json(text, &perr);
   if (!doc || !doc->IsObject()) return fail("malformed watch event: " + perr);
   auto type = get_string(*doc, {"type"});
   json_value* obj = member(*doc, "object");

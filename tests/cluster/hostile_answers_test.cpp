@@ -66,7 +66,7 @@ BOOST_FIXTURE_TEST_CASE(a_spoiled_answer_fails_one_order_and_leaves_the_other_wo
       {"garbage", "", "cannot decode the server's answer: invalid JSON"},
       {"wrongKind", "", "it is a ConfigMap (v1), not a Gadget (test.c5c3.io/v1)"},
       {"missingField", "metadata", "it names no object"},
-      {"nonUtf8", "", ""},
+      {"nonUtf8", "", "cannot decode the server's answer: invalid JSON at offset"},
       {"huge", "", ""},
   };
   int n = 0;

@@ -1,6 +1,7 @@
 // Regression tests for what fuzzing (tests/fuzz, tools/fuzz) found in the
 // object model's parsers, each with the input that showed it.
 #include "k8s/json.hpp"
+#include "k8s/json_answer.hpp"
 #include "k8s/object.hpp"
 #include "k8s/selector.hpp"
 #include "k8s/time.hpp"
@@ -31,6 +32,25 @@ BOOST_AUTO_TEST_CASE(numbers_beyond_a_double_are_refused) {
   BOOST_TEST(!yaml_to_json("n: .inf\n", &err).has_value());
   BOOST_TEST(err == "invalid YAML: json: unsupported value: +Inf");
   BOOST_TEST(!yaml_to_json("n: -1e999\n", &err).has_value());
+}
+
+// An answer holding invalid UTF-8 (the emulator's nonUtf8 hostile body): the
+// client's decoding refuses it with the offset; valid multi-byte text and
+// escapes pass, and parse_json (what the emulator parses requests with) keeps
+// its bytes as they came.
+BOOST_AUTO_TEST_CASE(answers_with_invalid_utf8_are_refused) {
+  std::string err;
+  BOOST_TEST(parse_answer_json(R"({"reason":"Grüße \u00fc \ud83d\ude00 😀"})", &err).has_value(), err);
+  for (std::string bad : {"\xc3(", "\xff", "\xe2\x82", "\xed\xa0\x80" /* a surrogate */, "\xf8\x88\x80\x80\x80"}) {
+    const std::string text = R"({"status":{"reason":"VhostReady)" + bad + R"("}})";
+    BOOST_TEST_CONTEXT("bytes of " << text.size()) {
+      err.clear();
+      BOOST_TEST(!parse_answer_json(text, &err).has_value());
+      BOOST_TEST(err.rfind("invalid JSON at offset ", 0) == 0u, err);
+      BOOST_TEST(err.find("Invalid encoding in string.") != std::string::npos, err);
+      BOOST_TEST(parse_json(text).has_value());
+    }
+  }
 }
 
 // Deep nesting overflowed the stack of RapidJSON's recursive parser.

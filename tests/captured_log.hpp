@@ -32,6 +32,17 @@ struct captured_log {
     }
     return n;
   }
+  // The lines holding every one of `needles`, one per line (for messages).
+  std::string matching(std::initializer_list<std::string> needles) {
+    std::lock_guard<std::mutex> g(mu);
+    std::string out;
+    for (const auto& l : lines) {
+      bool all = true;
+      for (const auto& x : needles) all = all && l.find(x) != std::string::npos;
+      if (all) out += l + "\n";
+    }
+    return out;
+  }
   std::size_t size() {
     std::lock_guard<std::mutex> g(mu);
     return lines.size();

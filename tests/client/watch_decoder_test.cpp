@@ -57,6 +57,29 @@ BOOST_AUTO_TEST_CASE(events_survive_any_chunking) {
   BOOST_TEST(events[3].error.message == "too old resource version: 5 (10)");
 }
 
+// An event past max_watch_event_bytes (64 MiB) is refused as it grows, not
+// buffered to its end; the splitter is empty after it, and what follows the
+// refusal on a new stream decodes (the watch that met it ends and a new one
+// starts: client_watch.cpp).
+BOOST_AUTO_TEST_CASE(an_event_over_64_mib_is_refused_as_it_grows) {
+  json_stream_splitter s;
+  std::string err;
+  BOOST_TEST(s.feed(R"({"type":"ADDED","object":{"kind":"ConfigMap","data":{"k":")", &err).empty());
+  const std::string mib(1u << 20, 'x');
+  std::size_t fed = 0;
+  while (err.empty() && fed <= max_watch_event_bytes) {
+    BOOST_TEST(s.feed(mib, &err).empty());
+    fed += mib.size();
+  }
+  BOOST_TEST(err == "a watch event is larger than 64 MiB");
+  BOOST_TEST(fed == max_watch_event_bytes);  // refused in the chunk that crossed the limit
+  BOOST_TEST(s.idle());
+  err.clear();
+  json_stream_splitter next;
+  BOOST_TEST(next.feed(stream, &err).size() == 4u);
+  BOOST_TEST(err.empty());
+}
+
 // client_config::drop_managed_fields at the watch: the object loses
 // metadata.managedFields and keeps everything else; without it, it keeps them.
 BOOST_AUTO_TEST_CASE(managed_fields_dropped_on_request) {

@@ -10,6 +10,7 @@
 // is guaranteed to be possible; every wait is bounded polling, never a
 // wall-clock assertion.
 #include "tests/rabbitmqvhost_faults/fault_fixture.hpp"
+#include "tests/captured_log.hpp"
 #include "tests/require_eventually.hpp"
 
 namespace c5c3::testing {
@@ -121,6 +122,76 @@ BOOST_FIXTURE_TEST_CASE(conflicts_on_status_updates_are_requeues, fault_fixture)
   expect_fired(ids);
   BOOST_TEST(server.fault_counts().by_rule[ids[0]] == 25u);
   expect_converged_children();
+}
+
+// Hostile answers (issue 18, "Bad input") on an order kind: the emulator
+// serves the first two status updates of each of o0..o5 and spoils their
+// answers, one way per order (a huge answer is still valid and taken; one
+// with invalid UTF-8 is refused: taken, its conditions came back in the next
+// status write, refused by the server's validation as 422 Invalid). A pass
+// that cannot decode its answer fails with
+// an error naming the order and the request, logged as "Reconciler error"
+// with its count of consecutive failures (the per-order backoff's), and is
+// retried; the other orders converge meanwhile, the spoiled ones too (each
+// write had landed: the next pass reads it from the cache), every child is
+// created once, and no log line holds a delivered password.
+BOOST_FIXTURE_TEST_CASE(hostile_answers_to_status_writes_fail_that_order_alone, fault_fixture) {
+  captured_log log;
+  struct restore_root {
+    k8s::log::logger previous = k8s::log::root();
+    ~restore_root() { k8s::log::set_root(previous); }
+  } restore;
+  k8s::log::set_root(k8s::log::logger({k8s::log::level::info, 0, log.sink(), {}}));
+  prepare();
+  struct row {
+    std::string body, field, says;  // says: "" for an answer that is taken
+  };
+  const std::vector<row> rows = {
+      {"truncated", "", "cannot decode the server's answer: invalid JSON"},
+      {"garbage", "", "cannot decode the server's answer: invalid JSON"},
+      {"wrongKind", "", "it is a ConfigMap (v1), not a RabbitMQVhost (c5c3.io/v1alpha1)"},
+      {"missingField", "metadata", "it names no object"},
+      {"nonUtf8", "", "Invalid encoding in string"},
+      {"huge", "", ""},
+  };
+  std::vector<std::string> ids;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    sim::fault_rule r;
+    r.verb = "update";
+    r.resource = "rabbitmqvhosts/status";
+    r.name = order_name(static_cast<int>(i));
+    r.body = rows[i].body;
+    r.body_field = rows[i].field;
+    r.body_bytes = rows[i].body == "huge" ? (4u << 20) : 0;
+    r.times = 2;
+    ids.push_back(add(r));
+  }
+  create_orders("Retain");
+  wait_ready();
+  expect_fired(ids);
+  expect_converged_children();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto name = order_name(static_cast<int>(i));
+    BOOST_TEST_CONTEXT(name << ", answers " << rows[i].body) {
+      const int lines = log.count({"\"msg\":\"Reconciler error\"", "\"name\":\"" + name + "\"",
+                                   "\"namespace\":\"tenant-a\"", "PUT /apis/c5c3.io/v1alpha1/namespaces/tenant-a/rabbitmqvhosts/" + name + "/status"});
+      if (rows[i].says.empty()) {
+        BOOST_TEST(lines == 0, log.matching({"\"msg\":\"Reconciler error\"", "\"name\":\"" + name + "\""}));
+      } else {
+        BOOST_TEST(log.count({"\"name\":\"" + name + "\"", rows[i].says, "\"failures\":1"}) >= 1);
+        BOOST_TEST(lines >= 1);
+      }
+    }
+  }
+  // The orders without a rule never failed.
+  for (int i = static_cast<int>(rows.size()); i < count; ++i)
+    BOOST_TEST(log.count({"\"msg\":\"Reconciler error\"", "\"name\":\"" + order_name(i) + "\""}) == 0,
+               order_name(i));
+  for (int i = 0; i < count; ++i) {
+    auto password = delivered(order_name(i))["password"];
+    BOOST_TEST_REQUIRE(!password.empty());
+    BOOST_TEST(log.count({password}) == 0, order_name(i) << "'s password is in the log");
+  }
 }
 
 BOOST_FIXTURE_TEST_CASE(deletion_under_write_faults_removes_every_child_and_finalizer, fault_fixture) {

@@ -2,6 +2,7 @@
 
 #include "actors/monitoring/cluster_meta.hpp"
 #include "actors/monitoring/constants.hpp"
+#include "k8s/json_answer.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -130,7 +131,7 @@ runtime::service_call backend_call(std::string id, protocol::service_request r) 
 }
 
 std::optional<grafana_response> parse_register_answer(std::string_view body, std::string* error) {
-  auto d = k8s::parse_json(body, error);
+  auto d = k8s::parse_answer_json(body, error);
   if (!d) return std::nullopt;
   if (!d->IsObject()) {
     if (error) *error = "the backend's answer is not a JSON object";

@@ -1,6 +1,7 @@
 #include "actors/monitoring/grafana_client.hpp"
 
 #include "actors/monitoring/cluster_meta.hpp"
+#include "k8s/json_answer.hpp"
 #include "k8s/base64.hpp"
 
 #include <algorithm>
@@ -50,7 +51,7 @@ protocol::service_request request(const grafana_target& t, std::string method, s
 std::string transport_or_decode(const runtime::service_answer& a, std::optional<k8s::json_document>& doc) {
   if (!a.answered()) return a.error;
   std::string why;
-  doc = k8s::parse_json(a.body, &why);
+  doc = k8s::parse_answer_json(a.body, &why);
   if (!doc) return why.empty() ? "invalid character in the answer" : why;
   return {};
 }

@@ -1,6 +1,7 @@
 #include "actors/monitoring/rancher_token.hpp"
 
 #include "actors/monitoring/constants.hpp"
+#include "k8s/json_answer.hpp"
 #include "k8s/base64.hpp"
 
 namespace c5c3::monitoring {
@@ -31,7 +32,7 @@ runtime::service_call lookup(const std::string& id, const std::string& base_url,
 std::optional<rancher_token_found> decoded(const runtime::service_answer* a, const std::string& token,
                                            k8s::time_point now) {
   if (!a || !a->answered() || a->status != 200) return std::nullopt;
-  auto d = k8s::parse_json(a->body);
+  auto d = k8s::parse_answer_json(a->body);
   if (!d || !d->IsObject()) return std::nullopt;
   rancher_token_found t;
   t.token = token;

@@ -3,6 +3,7 @@
 #include "actors/monitoring/cluster_meta.hpp"
 #include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/rancher_token.hpp"
+#include "k8s/json_answer.hpp"
 #include "k8s/base64.hpp"
 #include "k8s/json.hpp"
 
@@ -73,7 +74,7 @@ std::optional<renewed_token> read_renewal(const runtime::service_answer& a, k8s:
     error = "renewing its token failed: " + a.error;
     return std::nullopt;
   }
-  auto d = k8s::parse_json(a.body);
+  auto d = k8s::parse_answer_json(a.body);
   if (a.status >= 300) {
     std::string code = d && d->IsObject() ? std::string(k8s::get_string(*d, {"code"})) : std::string();
     error = fmt::format("renewing its token failed: Rancher answered {}{}", a.status,

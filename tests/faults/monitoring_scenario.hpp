@@ -50,7 +50,7 @@ struct monitoring_scenario {
   using spawn_group = std::function<caf::actor(caf::actor_system&, mon::controllers_options)>;
 
   std::string dir = make_temp_dir();
-  sim::apiserver server{emulator_options(dir)};
+  sim::apiserver server{emulator_options(dir, monitoring_rbac)};
   std::shared_ptr<k8s::request_counters> operator_requests = std::make_shared<k8s::request_counters>();
   runtime::metrics::registry reg;
   caf::actor_system sys{make_config()};

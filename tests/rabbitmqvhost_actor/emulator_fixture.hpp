@@ -36,6 +36,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace c5c3::testing {
 
@@ -47,25 +48,38 @@ inline std::string source_dir() {
   return d ? d : ".";
 }
 
-// The operator's own bearer token and user: fault rules match it (the world
-// and the test's writes use the admin token and stay healthy), and the write
-// log names the user.
+// The operator's own bearer token and user, deploy/rbac's ServiceAccount:
+// fault rules match the token (the world and the test's writes use the admin
+// token and stay healthy), and the write log names the user.
 inline const std::string operator_token = "c5c3-operator-token";
-inline const std::string operator_user = "c5c3-operator";
+inline const std::string operator_user = "system:serviceaccount:c5c3-system:c5c3-operator";
+
+// The files of deploy/rbac the operator's ServiceAccount is given: the
+// ClusterRole of the order kinds with its binding, or the monitoring
+// controllers' (their ClusterRoles and bindings, and the one they bind).
+inline const std::vector<std::string> orders_rbac = {"service_account.yaml", "role.yaml", "role_binding.yaml"};
+inline const std::vector<std::string> monitoring_rbac = {"service_account.yaml", "monitoring_role.yaml",
+                                                         "grafana_role.yaml", "client_org_role.yaml"};
 
 inline std::string make_temp_dir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "c5c3-rmq-XXXXXX").string();
   return mkdtemp(tmpl.data());
 }
 
-// deploy/crds and sim/crds, a token file accepting the operator's token,
-// and the watch log on.
-inline sim::apiserver_options emulator_options(const std::string& dir) {
+// deploy/crds and sim/crds, a token file accepting the operator's token as
+// its ServiceAccount's, RBAC authorizing with exactly the rules of `rbac`
+// (files of deploy/rbac, created at start) for the operator, as a cluster
+// installed from deploy/ has them (issue 18), and the watch log on.
+inline sim::apiserver_options emulator_options(const std::string& dir,
+                                               const std::vector<std::string>& rbac = orders_rbac) {
   sim::apiserver_options o;
   o.crd_dirs = {source_dir() + "/deploy/crds", source_dir() + "/sim/crds"};
+  for (const auto& f : rbac) o.crd_dirs.push_back(source_dir() + "/deploy/rbac/" + f);
+  o.authorization_mode = "RBAC";
   o.token_file = dir + "/tokens.csv";
   o.watch_log = true;  // the perturbation plans (tests/faults) are generated from it
-  std::ofstream(o.token_file) << operator_token << "," << operator_user << ",operator-uid,\"system:masters\"\n";
+  std::ofstream(o.token_file) << operator_token << "," << operator_user
+                              << ",operator-uid,\"system:serviceaccounts,system:serviceaccounts:c5c3-system\"\n";
   return o;
 }
 

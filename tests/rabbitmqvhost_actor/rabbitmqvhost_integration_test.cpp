@@ -66,6 +66,23 @@ struct target_fixture : fixture {
 
 BOOST_AUTO_TEST_SUITE(rabbitmqvhost_actor_integration)
 
+// The operator in these tests holds exactly deploy/rbac's rules, as its
+// ServiceAccount (emulator_options): the emulator authorizes with RBAC, so a
+// write no rule allows is refused with kube's 403, naming the ServiceAccount
+// (the tests that converge orders show that the rules it has are enough).
+BOOST_FIXTURE_TEST_CASE(the_operator_holds_only_the_rules_of_deploy_rbac, fixture) {
+  BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
+  caf::scoped_actor self{sys};
+  std::string why;
+  self->request(management, 10s, protocol::create_request{parse(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"not-mine"}})"), {"test", false}})
+      .receive([&](k8s::object&) { why = "created"; }, [&](caf::error& e) { why = protocol::describe(e); });
+  BOOST_TEST(why.find("403") != std::string::npos, why);
+  BOOST_TEST(why.find(R"(namespaces is forbidden: User "system:serviceaccount:c5c3-system:c5c3-operator" cannot create resource "namespaces")") !=
+                 std::string::npos,
+             why);
+  BOOST_TEST(!server.get_object("namespaces", "", "not-mine"));
+}
+
 BOOST_FIXTURE_TEST_CASE(an_order_converges_rotates_stays_quiet_and_tears_down, fixture) {
   BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
   for (auto& ns : namespaces) create(ns);
@@ -248,7 +265,7 @@ BOOST_FIXTURE_TEST_CASE(many_orders_converge_and_then_stay_quiet, fixture) {
 BOOST_FIXTURE_TEST_CASE(an_order_on_a_target_cluster_gets_the_published_endpoint_beside_it, target_fixture) {
   BOOST_TEST_REQUIRE(eventually([&] { return synced(); }));
   for (auto& ns : namespaces) create(ns);
-  create(R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"c5c3-system"}})");
+  // The operator's namespace c5c3-system is there already (deploy/rbac/service_account.yaml).
   create(store);
   create(rabbitmq_cluster);
   create(control_plane);

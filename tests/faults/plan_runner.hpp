@@ -205,7 +205,8 @@ struct plan_run : S {
   }
 };
 
-inline std::vector<plan> chosen_plans(const std::vector<plan>& plans, std::size_t default_sample) {
+inline std::vector<plan> chosen_plans(const std::vector<plan>& plans, std::size_t default_sample,
+                                      std::size_t rotation = 0) {
   const char* env = std::getenv("C5C3_FAULT_PLANS");
   std::string want = env && *env ? env : std::to_string(default_sample);
   if (want == "all") return plans;
@@ -213,7 +214,7 @@ inline std::vector<plan> chosen_plans(const std::vector<plan>& plans, std::size_
   for (const auto& p : plans)
     if (want == kind_name(p.kind)) of_kind.push_back(p);
   if (!of_kind.empty()) return of_kind;
-  if (want.find_first_not_of("0123456789") == std::string::npos) return sample_plans(plans, std::stoul(want));
+  if (want.find_first_not_of("0123456789") == std::string::npos) return sample_plans(plans, std::stoul(want), rotation);
   auto p = find_plan(plans, want);
   BOOST_TEST_REQUIRE(p.has_value(), "no plan " << want << " in this reference run");
   return {*p};
@@ -250,7 +251,7 @@ void every_chosen_plan_ends_as_the_reference_run(std::size_t default_sample, con
   std::string failures;
   const auto began = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(); };
-  for (const auto& p : chosen_plans(plans, default_sample)) {
+  for (const auto& p : chosen_plans(plans, default_sample, sample_rotation(order_resource))) {
     if (plans_budget_seconds > 0 && seconds() >= plans_budget_seconds) {
       ++unrun;
       continue;

@@ -145,7 +145,13 @@ std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
   return out;
 }
 
-std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n) {
+std::size_t sample_rotation(std::string_view key) {
+  std::uint32_t h = 2166136261u;  // FNV-1a: the same on every machine and library
+  for (unsigned char c : key) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n, std::size_t rotation) {
   const plan_kind kinds[] = {plan_kind::crash, plan_kind::intermediate_restart, plan_kind::stale_view,
                              plan_kind::dropped_event, plan_kind::watch_restart};
   // The plans of each kind that has any: `n` is shared among those.
@@ -156,6 +162,8 @@ std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n) {
       if (p.kind == kind) of.push_back(&p);
     if (!of.empty()) by_kind.push_back(std::move(of));
   }
+  if (!by_kind.empty())
+    std::rotate(by_kind.begin(), by_kind.begin() + static_cast<std::ptrdiff_t>(rotation % by_kind.size()), by_kind.end());
   std::vector<plan> out;
   for (std::size_t k = 0; k < by_kind.size(); ++k) {
     const auto& of = by_kind[k];

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace c5c3::testing::faults {
@@ -81,9 +82,16 @@ std::string qualified_resource(const std::string& group, const std::string& reso
 std::vector<plan> generate_plans(const std::vector<sim::write_record>& writes,
                                  const std::vector<sim::watch_record>& events, const generate_options& o);
 
-// `n` plans spread evenly over each kind (in plan_kind's order) (every kind gets n / kinds, the
-// first kinds one more), the same ones for the same `plans`.
-std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n);
+// `n` plans spread evenly over each kind (in plan_kind's order, rotated by
+// `rotation`: the kinds that have plans from the (rotation mod their count)th
+// on) (every kind gets n / kinds, the first kinds one more), the same ones for
+// the same `plans`. With fewer plans than kinds, the rotation decides which
+// kinds a sample runs: each test passes its own (sample_rotation of its order
+// kind), so that CI's small samples reach every kind across the tests.
+std::vector<plan> sample_plans(const std::vector<plan>& plans, std::size_t n, std::size_t rotation = 0);
+
+// A rotation for sample_plans from a test's key (its order kind).
+std::size_t sample_rotation(std::string_view key);
 
 std::optional<plan> find_plan(const std::vector<plan>& plans, const std::string& name);
 

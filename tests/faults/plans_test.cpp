@@ -209,6 +209,12 @@ BOOST_AUTO_TEST_CASE(a_sample_spreads_over_every_kind) {
   BOOST_TEST(points(sample_plans(plans, 6)) ==
              (std::vector<std::string>{"crash@1", "crash@3", "stale@1", "stale@3", "drop@3", "expire@2"}));
   BOOST_TEST(names(sample_plans(plans, 1)) == (std::vector<std::string>{"crash@create:users.rabbitmq.com:openstack/o0-user#1"}));
+  // Rotated, a sample smaller than the kinds starts at another kind.
+  BOOST_TEST(points(sample_plans(plans, 2, 2)) == (std::vector<std::string>{"drop@3", "expire@2"}));
+  BOOST_TEST(points(sample_plans(plans, 2, 6)) == (std::vector<std::string>{"drop@3", "expire@2"}));
+  BOOST_TEST(points(sample_plans(plans, 4, 1)) == (std::vector<std::string>{"stale@2", "drop@3", "expire@2", "crash@2"}));
+  BOOST_TEST(sample_rotation("rabbitmqvhosts.c5c3.io") == sample_rotation("rabbitmqvhosts.c5c3.io"));
+  BOOST_TEST(sample_rotation("a") != sample_rotation("b"));
   BOOST_TEST(sample_plans(plans, 100).size() == plans.size());
   BOOST_TEST(sample_plans({}, 4).empty());
 }

@@ -93,9 +93,10 @@ std::optional<fault_rule> fault_from_json(const json_value& v, std::string* erro
 
 k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
   json_value v(rapidjson::kObjectType);
-  auto str = [&](const char* k, const std::string& s) {
-    if (!s.empty()) v.AddMember(json_value(k, a), k8s::make_string(s, a), a);
+  auto str_in = [&](json_value& obj, const char* k, const std::string& s) {
+    if (!s.empty()) obj.AddMember(json_value(k, a), k8s::make_string(s, a), a);
   };
+  auto str = [&](const char* k, const std::string& s) { str_in(v, k, s); };
   str("id", r.id);
   str("verb", r.verb);
   str("resource", r.resource);
@@ -121,19 +122,13 @@ k8s::json_value fault_to_json(const fault_rule& r, k8s::json_allocator& a) {
   if (r.coalesce_modified) v.AddMember("coalesceModified", true, a);
   if (r.expire_watches) v.AddMember("expireWatches", true, a);
   if (r.after_writes > 0) v.AddMember("afterWrites", r.after_writes, a);
-  if (const auto& of = r.after_writes_of;
-      !of.verb.empty() || !of.group.empty() || !of.resource.empty() || !of.namespace_.empty() || !of.name.empty()) {
-    json_value m(rapidjson::kObjectType);
-    auto put = [&](const char* k, const std::string& s) {
-      if (!s.empty()) m.AddMember(json_value(k, a), k8s::make_string(s, a), a);
-    };
-    put("verb", of.verb);
-    put("group", of.group);
-    put("resource", of.resource);
-    put("namespace", of.namespace_);
-    put("name", of.name);
-    v.AddMember("afterWritesOf", m, a);
-  }
+  json_value of(rapidjson::kObjectType);
+  str_in(of, "verb", r.after_writes_of.verb);
+  str_in(of, "group", r.after_writes_of.group);
+  str_in(of, "resource", r.after_writes_of.resource);
+  str_in(of, "namespace", r.after_writes_of.namespace_);
+  str_in(of, "name", r.after_writes_of.name);
+  if (of.MemberCount() > 0) v.AddMember("afterWritesOf", of, a);
   if (r.probability < 1) v.AddMember("probability", r.probability, a);
   return v;
 }

@@ -25,27 +25,27 @@ struct captured_log {
   int count(std::initializer_list<std::string> needles) {
     std::lock_guard<std::mutex> g(mu);
     int n = 0;
-    for (const auto& l : lines) {
-      bool all = true;
-      for (const auto& x : needles) all = all && l.find(x) != std::string::npos;
-      n += all;
-    }
+    for (const auto& l : lines) n += holds_all(l, needles);
     return n;
   }
   // The lines holding every one of `needles`, one per line (for messages).
   std::string matching(std::initializer_list<std::string> needles) {
     std::lock_guard<std::mutex> g(mu);
     std::string out;
-    for (const auto& l : lines) {
-      bool all = true;
-      for (const auto& x : needles) all = all && l.find(x) != std::string::npos;
-      if (all) out += l + "\n";
-    }
+    for (const auto& l : lines)
+      if (holds_all(l, needles)) out += l + "\n";
     return out;
   }
   std::size_t size() {
     std::lock_guard<std::mutex> g(mu);
     return lines.size();
+  }
+
+ private:
+  static bool holds_all(const std::string& l, std::initializer_list<std::string> needles) {
+    for (const auto& x : needles)
+      if (l.find(x) == std::string::npos) return false;
+    return true;
   }
 };
 

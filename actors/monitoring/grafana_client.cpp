@@ -1,8 +1,8 @@
 #include "actors/monitoring/grafana_client.hpp"
 
 #include "actors/monitoring/cluster_meta.hpp"
-#include "k8s/json_answer.hpp"
 #include "k8s/base64.hpp"
+#include "k8s/json_answer.hpp"
 
 #include <algorithm>
 #include <cctype>

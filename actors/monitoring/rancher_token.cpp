@@ -1,8 +1,8 @@
 #include "actors/monitoring/rancher_token.hpp"
 
 #include "actors/monitoring/constants.hpp"
-#include "k8s/json_answer.hpp"
 #include "k8s/base64.hpp"
+#include "k8s/json_answer.hpp"
 
 namespace c5c3::monitoring {
 

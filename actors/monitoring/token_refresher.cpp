@@ -3,9 +3,9 @@
 #include "actors/monitoring/cluster_meta.hpp"
 #include "actors/monitoring/constants.hpp"
 #include "actors/monitoring/rancher_token.hpp"
-#include "k8s/json_answer.hpp"
 #include "k8s/base64.hpp"
 #include "k8s/json.hpp"
+#include "k8s/json_answer.hpp"
 
 #include <fmt/format.h>
 

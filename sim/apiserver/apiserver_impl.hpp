@@ -43,6 +43,8 @@ struct request_info {
   std::string group, version, plural, subresource, namespace_, name;
   const k8s::api_resource* kind = nullptr;  // served kind at that group/version
   const identity* who = nullptr;  // the requester; null for the emulator's own writes (no admission)
+  // "plural" or "plural/subresource", as the write log and fault rules name it.
+  std::string resource() const { return subresource.empty() ? plural : plural + "/" + subresource; }
 };
 
 // A create by the emulator itself (manifests at start, bootstrap objects) of

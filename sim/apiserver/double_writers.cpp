@@ -82,7 +82,7 @@ void apiserver::impl::check_double_writer(const request_info& ri, const k8s::htt
     dw.replica = replica;
     dw.holder = holder;
     dw.verb = ri.verb;
-    dw.resource = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
+    dw.resource = ri.resource();
     dw.namespace_ = ri.namespace_;
     dw.name = ri.name.empty() ? std::string(written.name()) : ri.name;
     dw.order = order_resource + " " + std::string(order->namespace_()) + "/" + std::string(order->name());

@@ -164,7 +164,7 @@ bool fault_matches(const fault_rule& f, const request_info& ri, std::string_view
   auto verb_ok = f.verb.empty() || f.verb == ri.verb;
   if (!verb_ok) return false;
   if (!f.resource.empty()) {
-    std::string with_sub = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
+    std::string with_sub = ri.resource();
     std::string qualified = ri.group.empty() ? ri.plural : ri.plural + "." + ri.group;
     if (f.resource != with_sub && f.resource != qualified &&
         !(f.resource == ri.plural && ri.subresource.empty()))

@@ -451,19 +451,20 @@ void apiserver::impl::log_write(const request_info& ri, const k8s::http_request&
                                 const identity& who, int code, const std::string& rv, bool dry_run,
                                 const std::string& verb, const k8s::object* written,
                                 const k8s::object* before) {
+  const std::string& did = verb.empty() ? ri.verb : verb;
   if (written && code >= 200 && code < 300 && !dry_run)
-    check_double_writer(ri, req, verb.empty() ? ri.verb : verb, *written, before ? *before : k8s::object{});
+    check_double_writer(ri, req, did, *written, before ? *before : k8s::object{});
   // The write counts towards after_writes before its answer goes out, so a
   // rule armed by it meets the client's next request.
-  if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(ri, verb.empty() ? ri.verb : verb, req, who);
+  if (code >= 200 && code < 300 && !dry_run) count_write_for_faults(ri, did, req, who);
   std::lock_guard lock(log_mu_);
   write_record w;
   w.seq = ++write_seq_;
   w.client = who.user;
   w.user_agent = req.header("User-Agent");
-  w.verb = verb.empty() ? ri.verb : verb;
+  w.verb = did;
   w.group = ri.group;
-  w.resource = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
+  w.resource = ri.resource();
   w.namespace_ = ri.namespace_;
   w.name = ri.name;
   w.code = code;

@@ -37,15 +37,15 @@ double apiserver::impl::draw_locked() { return std::uniform_real_distribution<do
 
 void apiserver::impl::count_write_for_faults(const request_info& ri, const std::string& verb,
                                              const k8s::http_request& req, const identity& who) {
-  const auto resource = ri.subresource.empty() ? ri.plural : ri.plural + "/" + ri.subresource;
+  const auto resource = ri.resource();
   std::lock_guard lock(faults_mu_);
   for (const auto& f : faults_) {
     if (f.after_writes <= 0) continue;
     if (!f.client.empty() && !client_matches(f.client, req.header("User-Agent"), who.user, who.token)) continue;
     const auto& of = f.after_writes_of;
     auto is = [](const std::string& want, const std::string& got) { return want.empty() || want == got; };
-    if (!is(of.verb, verb) || !is(of.resource, resource) || !is(of.namespace_, ri.namespace_) || !is(of.name, ri.name) ||
-        (!of.group.empty() && of.group != ri.group))
+    if (!is(of.verb, verb) || !is(of.group, ri.group) || !is(of.resource, resource) || !is(of.namespace_, ri.namespace_) ||
+        !is(of.name, ri.name))
       continue;
     ++fault_state_[f.id].writes;
     arm_if_due_locked(f);

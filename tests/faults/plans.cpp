@@ -24,12 +24,12 @@ sim::fault_rule for_operator(const generate_options& o, const sim::write_record*
   return r;
 }
 
-// "patch:rabbitmqvhosts.c5c3.io/status:openstack/o0#2", the 2nd such write.
-std::string anchor(const sim::write_record& w, int ordinal) {
+// "patch:rabbitmqvhosts.c5c3.io/status:openstack/o0": a write's verb and object.
+std::string write_id(const sim::write_record& w) {
   auto slash = w.resource.find('/');
   auto sub = slash == std::string::npos ? std::string() : w.resource.substr(slash);
   auto ns = w.namespace_.empty() ? std::string() : w.namespace_ + "/";
-  return fmt::format("{}:{}{}:{}{}#{}", w.verb, qualified_resource(w.group, w.resource), sub, ns, w.name, ordinal);
+  return fmt::format("{}:{}{}:{}{}", w.verb, qualified_resource(w.group, w.resource), sub, ns, w.name);
 }
 
 std::string describe(const sim::write_record& w) {
@@ -87,17 +87,23 @@ bool inside_a_pass(const std::vector<sim::write_record>& writes, std::size_t n, 
 std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
                                  const std::vector<sim::watch_record>& events, const generate_options& o) {
   auto writes = operator_writes(log, o.user);
-  // Each write's ordinal among the writes of its object with its verb.
+  // Each write's ordinal among the writes of its object with its verb, and
+  // its anchor: "patch:rabbitmqvhosts.c5c3.io/status:openstack/o0#2".
   std::vector<int> ordinal(writes.size());
+  std::vector<std::string> anchor(writes.size());
   {
     std::map<std::string, int> seen;
-    for (std::size_t i = 0; i < writes.size(); ++i) ordinal[i] = ++seen[anchor(writes[i], 0)];
+    for (std::size_t i = 0; i < writes.size(); ++i) {
+      auto id = write_id(writes[i]);
+      ordinal[i] = ++seen[id];
+      anchor[i] = fmt::format("{}#{}", id, ordinal[i]);
+    }
   }
   std::vector<plan> out;
   for (int n = 1; n <= static_cast<int>(writes.size()); ++n) {
     const auto& w = writes[static_cast<std::size_t>(n - 1)];
     const int k = ordinal[static_cast<std::size_t>(n - 1)];
-    const auto at = anchor(w, k);
+    const auto& at = anchor[static_cast<std::size_t>(n - 1)];
     const auto about = describe(w);
 
     const bool midpass = inside_a_pass(writes, static_cast<std::size_t>(n), o.order_resource);
@@ -131,7 +137,9 @@ std::vector<plan> generate_plans(const std::vector<sim::write_record>& log,
     const auto* w = point > 0 ? &writes[static_cast<std::size_t>(point - 1)] : nullptr;
     const int k = point > 0 ? ordinal[static_cast<std::size_t>(point - 1)] : 0;
     plan drop{plan_kind::dropped_event,
-              fmt::format("drop@{}:{}/{}{}", w ? anchor(*w, k) : std::string("start"), resource, ns, e.name), point,
+              fmt::format("drop@{}:{}/{}{}", w ? anchor[static_cast<std::size_t>(point - 1)] : std::string("start"),
+                          resource, ns, e.name),
+              point,
               fmt::format("MODIFIED {} {}{}", resource, ns, e.name), {for_operator(o, w, k)}, false, 0};
     auto& r = drop.rules[0];
     r.verb = "watch";

@@ -46,12 +46,7 @@ int chaos_groups() {
   return env && *env ? std::max(1, std::atoi(env)) : 5;
 }
 
-std::string credential_order(const std::string& name, const std::string& user, const std::string& project) {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneApplicationCredential","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("},)"
-         R"("rotation":{"interval":"1h","gracePeriod":"4s"}}})";
-}
+const std::string chaos_rotation = R"({"interval":"1h","gracePeriod":"4s"})";
 
 // The operator's requests by the time each was sent (its answer's time less
 // its latency, which the client measures from the moment the limiter let it
@@ -177,7 +172,7 @@ struct chaos_scenario : faults::keystone_scenario {
     if (o.kind == "user") return user_order(o.name);
     if (o.kind == "project") return project_order(o.name);
     if (o.kind == "assignment") return assignment_order(o.name, "u" + n, "p" + n);
-    if (o.kind == "credential") return credential_order(o.name, "u" + n, "p" + n);
+    if (o.kind == "credential") return credential_order(o.name, "u" + n, "p" + n, chaos_rotation);
     return catalog_order(o.name, "dns-" + n, true);
   }
 

@@ -24,9 +24,7 @@ const std::string credential_label = "c5c3.io/keystoneapplicationcredential-name
 const k8s::gvk credential_gvk{"c5c3.io", "v1alpha1", "KeystoneApplicationCredential"};
 
 std::string credential_order(const std::string& name) {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneApplicationCredential","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("userRef":{"name":"alice"},"projectRef":{"name":"team"},"rotation":{"interval":"1h","gracePeriod":"4s"}}})";
+  return testing::credential_order(name, "alice", "team", R"({"interval":"1h","gracePeriod":"4s"})");
 }
 
 struct keystoneapplicationcredential_scenario : faults::keystone_scenario {

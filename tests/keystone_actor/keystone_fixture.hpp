@@ -47,9 +47,15 @@ struct keystone_fixture {
   // The emulator, the world and the prerequisites (namespaces, store,
   // ControlPlane); the operator too unless `start` is false (then the test
   // calls start_operator(), e.g. after adding fault rules). With `real`, K-ORC
-  // talks to a real Keystone and the ControlPlane names its auth URL.
+  // talks to a real Keystone and the ControlPlane names its auth URL. With
+  // `emulator`, the emulator runs with those options instead of
+  // emulator_options(dir) (other RBAC rules, admission plugins).
   explicit keystone_fixture(bool start = true) : keystone_fixture(real_keystone_options{}, start) {}
-  explicit keystone_fixture(const real_keystone_options& real, bool start = true) {
+  explicit keystone_fixture(sim::apiserver_options emulator, bool start = true)
+      : keystone_fixture(real_keystone_options{}, start, std::move(emulator)) {}
+  explicit keystone_fixture(const real_keystone_options& real, bool start = true,
+                            std::optional<sim::apiserver_options> emulator = std::nullopt)
+      : server{emulator ? std::move(*emulator) : emulator_options(dir)} {
     server.start();
     server.write_kubeconfig(dir + "/kubeconfig");
     auto conn = config::load_connection({dir + "/kubeconfig", "", ""});
@@ -228,6 +234,16 @@ inline std::string assignment_order(const std::string& name, const std::string& 
   return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneRoleAssignment","metadata":{"name":")" + name +
          R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
          R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("},"role":")" + role + R"("}})";
+}
+
+// A KeystoneApplicationCredential of tenant-a for `user` on `project`;
+// `rotation`, when given, its spec.rotation (a JSON object).
+inline std::string credential_order(const std::string& name, const std::string& user, const std::string& project,
+                                    const std::string& rotation = "") {
+  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneApplicationCredential","metadata":{"name":")" + name +
+         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
+         R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("})" +
+         (rotation.empty() ? "" : R"(,"rotation":)" + rotation) + "}}";
 }
 
 // A KeystoneCatalogEntry of tenant-a, type dns: a public endpoint, and an internal one.

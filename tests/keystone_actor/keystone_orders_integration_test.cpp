@@ -31,12 +31,6 @@ const k8s::gvk control_plane_gvk{"c5c3.io", "v1alpha1", "ControlPlane"};
 const std::string assignments_resource = "keystoneroleassignments.c5c3.io";
 const std::string catalog_resource = "keystonecatalogentries.c5c3.io";
 
-std::string credential_order(const std::string& name, const std::string& user, const std::string& project) {
-  return R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneApplicationCredential","metadata":{"name":")" + name +
-         R"(","namespace":"tenant-a"},"spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"},)"
-         R"("userRef":{"name":")" + user + R"("},"projectRef":{"name":")" + project + R"("}}})";
-}
-
 struct orders_fixture : keystone_fixture {
   bool ready_order(const std::string& resource, const std::string& name) { return ready(resource, name); }
   std::string message(const std::string& resource, const std::string& name, const std::string& type) const {

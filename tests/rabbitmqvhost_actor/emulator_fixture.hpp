@@ -68,13 +68,14 @@ inline std::string make_temp_dir() {
 
 // deploy/crds and sim/crds, a token file accepting the operator's token as
 // its ServiceAccount's, RBAC authorizing with exactly the rules of `rbac`
-// (files of deploy/rbac, created at start) for the operator, as a cluster
-// installed from deploy/ has them (issue 18), and the watch log on.
+// (files of deploy/rbac, created at start, or absolute paths) for the
+// operator, as a cluster installed from deploy/ has them (issue 18), and the
+// watch log on.
 inline sim::apiserver_options emulator_options(const std::string& dir,
                                                const std::vector<std::string>& rbac = orders_rbac) {
   sim::apiserver_options o;
   o.crd_dirs = {source_dir() + "/deploy/crds", source_dir() + "/sim/crds"};
-  for (const auto& f : rbac) o.crd_dirs.push_back(source_dir() + "/deploy/rbac/" + f);
+  for (const auto& f : rbac) o.crd_dirs.push_back(f.starts_with('/') ? f : source_dir() + "/deploy/rbac/" + f);
   o.authorization_mode = "RBAC";
   o.token_file = dir + "/tokens.csv";
   o.watch_log = true;  // the perturbation plans (tests/faults) are generated from it

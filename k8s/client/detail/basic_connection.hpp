@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cerrno>
+#include <limits>
 #include <optional>
 
 namespace c5c3::k8s::detail {
@@ -198,7 +199,11 @@ class basic_connection : public connection, public std::enable_shared_from_this<
     http::async_write(derived().stream(), out_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->end_stream(self->error_of(ec, "sending to", false));
       self->sparser_.emplace();
-      self->sparser_->body_limit(boost::none);
+      // No limit (a watch streams for as long as it lasts). Not boost::none:
+      // Boost 1.74 compares a Content-Length with the empty optional as
+      // larger, so every whole answer (a 429, a 403, a 410) was refused as
+      // "body limit exceeded" and its status and Retry-After lost.
+      self->sparser_->body_limit(std::numeric_limits<std::uint64_t>::max());
       http::async_read_header(self->derived().stream(), self->buffer_, *self->sparser_,
                               [self](beast::error_code ec, std::size_t) { self->on_stream_header(ec); });
     });

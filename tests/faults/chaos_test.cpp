@@ -1,25 +1,31 @@
-// The chaos profile (issue 18): mixed Keystone orders converge while the
-// operator's requests meet, all at once, 5 % 429 with Retry-After, 20 % 5xx,
-// 10 % conflicts on updates and patches, watch streams cut after two events,
-// 10 % 410 Expired on resumed watches and 50-500 ms of latency on every
-// answer; then the faults stop. The orders: C5C3_CHAOS_GROUPS groups (5 by
-// default, what CI runs; 235 make 999 orders) of a KeystoneUser, a KeystoneProject, the member role
-// assigned, a KeystoneApplicationCredential of that user on that project,
-// a KeystoneCatalogEntry every fourth group and a RabbitMQVhost every second
-// group (its vhost, user and permission through the simulated topology
-// operator, its credential delivered and accepted by the broker).
+// The chaos profile (issue 18): mixed orders are created, then some rotated
+// and some deleted, while the operator's requests meet, all at once, 5 % 429
+// with Retry-After, 20 % 5xx, 10 % conflicts on updates and patches, watch
+// streams cut after two events, 10 % 410 Expired on resumed watches and
+// 50-500 ms of latency on every answer; then the faults stop. The orders:
+// C5C3_CHAOS_GROUPS groups (5 by default, what CI runs; 200 make 1,000
+// orders) of a KeystoneUser, a KeystoneProject, the member role assigned, a
+// KeystoneApplicationCredential of that user on that project, and every
+// second group a KeystoneCatalogEntry and a RabbitMQVhost (its vhost, user
+// and permission through the simulated topology operator, its credential
+// delivered and accepted by the broker).
 //
-// The faults last as long as the operator needs to make as many requests as
-// the whole fault-free reference run made (a bound in requests, not in
-// seconds, so a slow machine sees the same profile).
+// Two steps, as a user makes them: every order created; once they are all
+// Ready (still under the faults), every third group's user, credential and
+// vhost rotated (passwordGeneration, credentialGeneration 2) and another
+// third's orders all deleted at once. The faults last through the first step
+// and, in the second, until the operator has made as many requests as the
+// fault-free reference run made in it (a bound in requests, not in seconds,
+// so a slow machine sees the same profile).
 //
-// Oracle: every order Ready; the end state of every order (its K-ORC
-// children, its objects in Keystone, its delivered credential authenticating)
-// and the operator's successful creates and deletes per resource equal the
-// reference run's (nothing lost, no orphan, no duplicate); and during the
-// faults the operator's requests never outran its client-side limiter (qps,
-// burst): retries and relists wait for tokens like every request, so the
-// faults cause no retry storm.
+// Oracle: every order Ready or gone; the end state of every order (its K-ORC
+// children, its objects in Keystone, its delivered credential authenticating,
+// its generation) and the operator's successful creates and deletes per
+// resource equal the reference run's (nothing lost, no orphan, no duplicate,
+// nothing left of a deleted order in Keystone or on the broker); and during
+// the faults the operator's requests never outran its client-side limiter
+// (qps, burst): retries and relists wait for tokens like every request, so
+// the faults cause no retry storm.
 #include "sim/world/memory_identity.hpp"
 #include "tests/faults/keystone_scenario.hpp"
 #include "tests/require_eventually.hpp"
@@ -95,12 +101,19 @@ bucket_check check_bucket(const std::vector<clock_type::time_point>& t) {
   return out;
 }
 
-// One order of the profile: its kind's resource and name label, the
-// conditions a not-ready message names, and the K-ORC kinds it owns.
+// One order of the profile: its group, its kind's resource, gvk and name
+// label, the conditions a not-ready message names, and the K-ORC kinds it owns.
 struct chaos_order {
-  std::string kind, name, resource, label;
+  int group = 0;
+  std::string kind, name, resource;
+  k8s::gvk gvk;
+  std::string label;
   std::vector<const char*> conditions, korc;
 };
+
+// The second step: every third group rotated, another third deleted.
+bool rotated(int group) { return group % 3 == 1; }
+bool deleted(int group) { return group % 3 == 2; }
 
 struct chaos_scenario : faults::keystone_scenario {
   std::vector<chaos_order> orders;
@@ -116,21 +129,25 @@ struct chaos_scenario : faults::keystone_scenario {
     operator_qps = unlimited && *unlimited ? 0 : chaos_qps;
     operator_burst = chaos_burst;
     operator_requests = sends;
+    const k8s::gvk catalog_gvk{"c5c3.io", "v1alpha1", "KeystoneCatalogEntry"};
+    const k8s::gvk credential_gvk{"c5c3.io", "v1alpha1", "KeystoneApplicationCredential"};
     for (int i = 0; i < chaos_groups(); ++i) {
       auto n = std::to_string(i);
-      orders.push_back({"user", "u" + n, "keystoneusers.c5c3.io", user_label, {"UserReady", "DeliveryReady"}, {"users"}});
-      orders.push_back({"project", "p" + n, "keystoneprojects.c5c3.io", project_label, {"Ready"}, {"projects"}});
-      orders.push_back({"assignment", "ra" + n, "keystoneroleassignments.c5c3.io", "c5c3.io/keystoneroleassignment-name",
-                        {"Ready"}, {"roles", "roleassignments"}});
-      orders.push_back({"credential", "ac" + n, "keystoneapplicationcredentials.c5c3.io",
+      orders.push_back({i, "user", "u" + n, "keystoneusers.c5c3.io", user_gvk, user_label, {"UserReady", "DeliveryReady"},
+                        {"users"}});
+      orders.push_back({i, "project", "p" + n, "keystoneprojects.c5c3.io", project_gvk, project_label, {"Ready"},
+                        {"projects"}});
+      orders.push_back({i, "assignment", "ra" + n, "keystoneroleassignments.c5c3.io", assignment_gvk,
+                        "c5c3.io/keystoneroleassignment-name", {"Ready"}, {"roles", "roleassignments"}});
+      orders.push_back({i, "credential", "ac" + n, "keystoneapplicationcredentials.c5c3.io", credential_gvk,
                         "c5c3.io/keystoneapplicationcredential-name", {"CredentialReady", "DeliveryReady"},
                         {"applicationcredentials"}});
-      if (i % 4 == 0)
-        orders.push_back({"catalog", "ce" + n, "keystonecatalogentries.c5c3.io", "c5c3.io/keystonecatalogentry-name",
-                          {"Ready"}, {"services", "regions", "endpoints"}});
-      if (i % 2 == 0)
-        orders.push_back({"vhost", "v" + n, "rabbitmqvhosts.c5c3.io", std::string(vh::label_name),
+      if (i % 2 == 0) {
+        orders.push_back({i, "catalog", "ce" + n, "keystonecatalogentries.c5c3.io", catalog_gvk,
+                          "c5c3.io/keystonecatalogentry-name", {"Ready"}, {"services", "regions", "endpoints"}});
+        orders.push_back({i, "vhost", "v" + n, "rabbitmqvhosts.c5c3.io", order_gvk, std::string(vh::label_name),
                           {"VhostReady", "DeliveryReady"}, {}});
+      }
     }
     if (start) start_operator();
   }
@@ -176,19 +193,77 @@ struct chaos_scenario : faults::keystone_scenario {
     return catalog_order(o.name, "dns-" + n, true);
   }
 
-  void begin() {
-    await_synced();
-    for (const auto& o : orders) create(json_of(o));
+  // Whether the second step was taken, and the broker vhosts of the deleted
+  // RabbitMQVhost orders as they were delivered.
+  bool second_step = false;
+  std::vector<std::string> deleted_vhosts;
+
+  std::vector<faults::scenario_step> steps() {
+    return {{"create",
+             [this] {
+               await_synced();
+               for (const auto& o : orders) create(json_of(o));
+             },
+             [this] { return not_ready(); }},
+            {"rotate and delete", [this] { rotate_and_delete(); }, [this] { return not_ready(); }}};
   }
 
+  void rotate_and_delete() {
+    second_step = true;
+    for (const auto& o : orders) {
+      if (deleted(o.group)) {
+        if (o.kind == "vhost") deleted_vhosts.push_back(secret(o.name + "-credentials", "vhost"));
+        remove(o.gvk, o.name);
+      } else if (rotated(o.group) && (o.kind == "user" || o.kind == "vhost")) {
+        patch(o.gvk, o.name, R"({"spec":{"passwordGeneration":2}})");
+      } else if (rotated(o.group) && o.kind == "credential") {
+        patch(o.gvk, o.name, R"({"spec":{"credentialGeneration":2}})");
+      }
+    }
+  }
+
+  static std::int64_t status_int(const k8s::object& o, const char* field) {
+    return o ? k8s::get_int(o.json(), {"status", field}).value_or(0) : 0;
+  }
+  // The generation the order's credential is at ("" for a kind without one)
+  // and whether a rotation's grace period still runs.
+  static std::string generation(const chaos_order& o, const k8s::object& obj) {
+    if (o.kind == "user") return fmt::format("g{}", status_int(obj, "passwordGeneration"));
+    if (o.kind == "vhost")
+      return fmt::format("g{}/{}", status_int(obj, "passwordGeneration"), status_int(obj, "previousPasswordGeneration"));
+    if (o.kind == "credential")
+      return fmt::format("g{}/{}", status_int(obj, "credentialGeneration"),
+                         status_int(obj, "previousCredentialGeneration"));
+    return "";
+  }
+  static std::string settled_generation(const chaos_order& o) {
+    const int g = rotated(o.group) ? 2 : 1;
+    if (o.kind == "user") return fmt::format("g{}", g);
+    if (o.kind == "vhost" || o.kind == "credential") return fmt::format("g{}/0", g);
+    return "";
+  }
+
+  // "" once every order is where its step leaves it: Ready at its settled
+  // generation (a rotation's grace period over), or gone with everything of
+  // it (its K-ORC children, its broker vhost).
   std::string not_ready() const {
     std::string out;
     for (const auto& o : orders) {
-      if (ready(o.resource, o.name)) continue;
+      auto obj = get(o.resource, o.name);
+      if (deleted(o.group) && second_step) {
+        if (obj) out += o.name + "(not gone) ";
+        for (const auto* k : o.korc)
+          if (auto n = labelled(std::string(k) + ".openstack.k-orc.cloud", o.label, o.name))
+            out += fmt::format("{}({} {} left) ", o.name, n, k);
+        continue;
+      }
+      if (ready(obj) && (!second_step || generation(o, obj) == settled_generation(o))) continue;
       out += o.name + "(";
       for (const auto* t : o.conditions) out += fmt::format("{}={} ", t, reason(o.resource, o.name, t));
-      out += ") ";
+      out += generation(o, obj) + ") ";
     }
+    for (const auto& v : deleted_vhosts)
+      if (world->broker->vhosts().count(v)) out += "broker vhost " + v + " left ";
     return out;
   }
 
@@ -204,7 +279,8 @@ struct chaos_scenario : faults::keystone_scenario {
       if (o.name == name) order = &o;
     BOOST_TEST_REQUIRE(order != nullptr);
     auto obj = get(order->resource, name);
-    std::string out = fmt::format("exists={} ready={} ", static_cast<bool>(obj), obj && ready(obj));
+    std::string out =
+        fmt::format("exists={} ready={} {} ", static_cast<bool>(obj), obj && ready(obj), generation(*order, obj));
     for (const auto* k : order->korc)
       out += fmt::format("{}={} ", k, labelled(std::string(k) + ".openstack.k-orc.cloud", order->label, name));
     out += fmt::format("secrets={} pushsecrets={}", labelled("secrets", order->label, name),
@@ -218,9 +294,18 @@ struct chaos_scenario : faults::keystone_scenario {
   }
 
   void expect_reference() const {
+    for (const auto& v : deleted_vhosts) BOOST_TEST(!world->broker->vhosts().count(v), v);
     for (const auto& o : orders) {
       BOOST_TEST_CONTEXT(o.name) {
+        if (deleted(o.group)) {
+          BOOST_TEST(!get(o.resource, o.name));
+          if (o.kind == "user" || o.kind == "project")
+            BOOST_TEST(keystone->id(o.kind + "s", o.name) == "", "left in Keystone");
+          BOOST_TEST(labelled("secrets", o.label, o.name) == 0u);
+          continue;
+        }
         BOOST_TEST(ready(o.resource, o.name));
+        BOOST_TEST(generation(o, get(o.resource, o.name)) == settled_generation(o));
         if (o.kind == "user") BOOST_TEST(user_authenticates(o.name) == "yes");
         if (o.kind == "credential") BOOST_TEST(credential_delivered(o.name, get(o.resource, o.name)) == "201/p" + o.name.substr(2));
         if (o.kind == "vhost")
@@ -272,29 +357,46 @@ std::vector<sim::fault_rule> chaos_rules() {
 BOOST_AUTO_TEST_SUITE(fault_chaos)
 
 BOOST_AUTO_TEST_CASE(mixed_orders_converge_through_the_chaos_profile_as_without_it) {
+  // The reference: each step converged and settled, fault-free; the requests
+  // of its second step bound the faults in the chaos run's.
   faults::outcome ref;
-  std::uint64_t ref_requests = 0;
+  std::uint64_t ref_requests = 0, ref_second_step = 0;
   {
     faults::plan_run<chaos_scenario> f;
-    f.run(nullptr);
+    f.start_operator();
+    for (auto& step : f.steps()) {
+      const auto before = f.operator_requests->requests_total();
+      step.act();
+      C5C3_REQUIRE_EVENTUALLY(eventually([&] { return step.pending().empty(); }, faults::plan_converge_seconds),
+                              step.name << ": " << step.pending());
+      BOOST_TEST_REQUIRE(eventually([&] { return f.settled(); }));
+      ref_second_step = f.operator_requests->requests_total() - before;
+    }
     f.expect_reference();
     ref = f.observe();
     ref_requests = f.operator_requests->requests_total();
   }
   std::string writes;
   for (const auto& [k, n] : ref.writes) writes += fmt::format("{}={} ", k, n);
-  BOOST_TEST_MESSAGE("reference: " << ref.orders.size() << " orders, " << ref_requests << " requests; " << writes);
+  BOOST_TEST_MESSAGE("reference: " << ref.orders.size() << " orders, " << ref_requests << " requests ("
+                                   << ref_second_step << " in the second step); " << writes);
 
   faults::plan_run<chaos_scenario> f;
   std::vector<std::string> ids;
   for (auto r : chaos_rules()) ids.push_back(f.add(std::move(r)));
   f.start_operator();
   const auto started = clock_type::now();
-  f.begin();
-  // The faults last until the operator has made a reference run's requests
-  // (or everything is Ready through them).
+  auto steps = f.steps();
+  // Under the faults: every order created and Ready, then the rotations and
+  // deletions made, until the operator has made the reference's requests of
+  // that step (or it is done through them).
+  steps[0].act();
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return steps[0].pending().empty(); }, faults::plan_converge_seconds),
+                          "not Ready under the faults: " << steps[0].pending());
+  const auto created = f.operator_requests->requests_total();
+  steps[1].act();
   const bool spent = eventually(
-      [&] { return f.operator_requests->requests_total() >= ref_requests || f.not_ready().empty(); },
+      [&] { return f.operator_requests->requests_total() >= created + ref_second_step || steps[1].pending().empty(); },
       faults::plan_converge_seconds);
   auto sends = f.sends->times();
   const auto fault_seconds = std::chrono::duration<double>(clock_type::now() - started).count();
@@ -304,10 +406,10 @@ BOOST_AUTO_TEST_CASE(mixed_orders_converge_through_the_chaos_profile_as_without_
   std::string fired;
   for (const auto& id : ids) fired += fmt::format("{}={} ", id, counts.by_rule[id]);
   for (const auto& id : ids) f.server.remove_fault(id);
-  BOOST_TEST_REQUIRE(spent, "the fault phase ended by its limit: " << f.not_ready());
+  BOOST_TEST_REQUIRE(spent, "the fault phase ended by its limit: " << steps[1].pending());
 
-  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return f.not_ready().empty(); }, faults::plan_converge_seconds),
-                          "not Ready after the faults stopped: " << f.not_ready());
+  C5C3_REQUIRE_EVENTUALLY(eventually([&] { return steps[1].pending().empty(); }, faults::plan_converge_seconds),
+                          "not settled after the faults stopped: " << steps[1].pending());
   BOOST_TEST_REQUIRE(eventually([&] { return f.settled(); }));
   auto got = f.observe();
   BOOST_TEST(faults::describe(got) == faults::describe(ref));

@@ -4,6 +4,7 @@
 #include "k8s/server/http_server.hpp"
 
 #include "k8s/server/detail/beast_request.hpp"
+#include "k8s/server/detail/read_request.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -359,7 +360,7 @@ void http_server::impl::serve(tcp::socket sock, std::shared_ptr<std::atomic<bool
     while (!stopping_) {
       http::request_parser<http::string_body> parser;
       parser.body_limit(detail::request_body_limit);
-      http::read(*stream, buf, parser, ec);
+      detail::read_request(*stream, buf, parser, ec);
       if (ec) break;
       bool keep_alive = parser.get().keep_alive();
       unsigned version = parser.get().version();

@@ -1,6 +1,7 @@
 // parse_http_requests: Beast's request parser fed from memory.
 #include "k8s/server/request_parser.hpp"
 
+#include "k8s/server/chunk_framing.hpp"
 #include "k8s/server/detail/beast_request.hpp"
 
 #include <boost/asio/buffer.hpp>
@@ -14,9 +15,20 @@ parsed_requests parse_http_requests(std::string_view bytes) {
   while (!bytes.empty()) {
     http::request_parser<http::string_body> parser;
     parser.body_limit(detail::request_body_limit);
-    parser.eager(true);
     boost::system::error_code ec;
+    bool framing_checked = false;
     while (!parser.is_done()) {
+      // The header first; a chunked body's framing is checked before Beast
+      // parses any of it, as the server does (detail/read_request.hpp).
+      parser.eager(parser.is_header_done());
+      if (parser.is_header_done() && parser.chunked() && !framing_checked) {
+        framing_checked = true;
+        chunk_framing framing;
+        if (!framing.feed(bytes)) {
+          out.error = framing.error();
+          return out;
+        }
+      }
       std::size_t n = 0;
       if (!bytes.empty()) n = parser.put(boost::asio::buffer(bytes.data(), bytes.size()), ec);
       bytes.remove_prefix(n);

@@ -213,7 +213,8 @@ class apiserver::impl {
   // The bootstrap ClusterRoles and bindings, created when missing (RBAC only).
   void ensure_bootstrap_policy_locked();
   // Validating admission of a write by ri.who (create: `old` null), after
-  // validation: OwnerReferencesPermissionEnforcement when enabled. Throws 403.
+  // validation: RBAC's guard on grants (rbac_escalation.hpp) and
+  // OwnerReferencesPermissionEnforcement when enabled. Throws 403.
   void admit_locked(const request_info& ri, const k8s::json_value* old, const k8s::json_value& next) const;
 
   // ---- faults (faults.cpp) ----

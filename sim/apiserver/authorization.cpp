@@ -1,8 +1,10 @@
-// The emulator's hooks for RBAC (sim/apiserver/rbac.hpp), ServiceAccount
-// tokens (TokenRequest and their authentication) and the
-// OwnerReferencesPermissionEnforcement admission plugin.
+// The emulator's hooks for RBAC (sim/apiserver/rbac.hpp; the guard on
+// granting it, rbac_escalation.hpp), ServiceAccount tokens (TokenRequest and
+// their authentication) and the OwnerReferencesPermissionEnforcement
+// admission plugin.
 #include "sim/apiserver/apiserver_impl.hpp"
 #include "sim/apiserver/rbac.hpp"
+#include "sim/apiserver/rbac_escalation.hpp"
 #include "sim/apiserver/service_account_token.hpp"
 #include "sim/validation/go_format.hpp"
 
@@ -149,6 +151,11 @@ void apiserver::impl::ensure_bootstrap_policy_locked() {
 
 void apiserver::impl::admit_locked(const request_info& ri, const json_value* old, const json_value& next) const {
   if (!ri.who || !rbac_enabled()) return;
+  // The RBAC storage's own guard: no grant of what the writer does not hold.
+  if (ri.group == "rbac.authorization.k8s.io" && ri.subresource.empty())
+    if (auto e = rbac::check_grant({ri.who->user, ri.who->groups}, ri.plural, ri.namespace_, old, next,
+                                   policy_of(resources_)))
+      fail(std::move(*e));
   const auto& plugins = opts_.admission_plugins;
   if (std::find(plugins.begin(), plugins.end(), "OwnerReferencesPermissionEnforcement") == plugins.end()) return;
   if (ri.group.empty() && ri.plural == "pods" && ri.subresource == "status") return;

@@ -117,34 +117,6 @@ bool applies(const user_info& u, const k8s::object& binding, std::string_view ns
 }
 
 // The rules a binding's roleRef names, or the error kube's rule resolver reports.
-const json_value* referenced_rules(const policy& p, const k8s::object& binding, std::string_view ns,
-                                   std::string& error) {
-  auto kind = binding.get_string({"roleRef", "kind"});
-  std::string name(binding.get_string({"roleRef", "name"}));
-  const std::map<k8s::object_key, k8s::object>* from = nullptr;
-  k8s::object_key key{"", name};
-  std::string qualified;
-  if (kind == "Role") {
-    from = p.roles;
-    key.namespace_ = ns;
-    qualified = "role.rbac.authorization.k8s.io";
-  } else if (kind == "ClusterRole") {
-    from = p.cluster_roles;
-    qualified = "clusterrole.rbac.authorization.k8s.io";
-  } else {
-    error = fmt::format("unsupported role reference kind: {}", go_quote(kind));
-    return nullptr;
-  }
-  if (from) {
-    if (auto it = from->find(key); it != from->end()) {
-      const json_value* rules = it->second.get({"rules"});
-      static const json_value none(rapidjson::kArrayType);
-      return rules && rules->IsArray() ? rules : &none;
-    }
-  }
-  error = fmt::format("{} {} not found", qualified, go_quote(name));
-  return nullptr;
-}
 
 std::string describe_subject(const json_value& s, std::string_view binding_ns) {
   auto kind = k8s::get_string(s, {"kind"});
@@ -170,7 +142,7 @@ bool visit(const attributes& a, const policy& p, const std::map<k8s::object_key,
     const auto& b = it->second;
     if (!applies(a.user, b, ns)) continue;
     std::string error;
-    const json_value* rules = referenced_rules(p, b, ns, error);
+    const json_value* rules = role_reference_rules(p, b.json(), ns, error);
     if (!rules) {
       errors.push_back(std::move(error));
       continue;
@@ -192,6 +164,35 @@ bool visit(const attributes& a, const policy& p, const std::map<k8s::object_key,
 }
 
 }  // namespace
+
+const json_value* role_reference_rules(const policy& p, const json_value& binding, std::string_view ns,
+                                       std::string& error) {
+  auto kind = k8s::get_string(binding, {"roleRef", "kind"});
+  std::string name(k8s::get_string(binding, {"roleRef", "name"}));
+  const std::map<k8s::object_key, k8s::object>* from = nullptr;
+  k8s::object_key key{"", name};
+  std::string qualified;
+  if (kind == "Role") {
+    from = p.roles;
+    key.namespace_ = ns;
+    qualified = "role.rbac.authorization.k8s.io";
+  } else if (kind == "ClusterRole") {
+    from = p.cluster_roles;
+    qualified = "clusterrole.rbac.authorization.k8s.io";
+  } else {
+    error = fmt::format("unsupported role reference kind: {}", go_quote(kind));
+    return nullptr;
+  }
+  if (from) {
+    if (auto it = from->find(key); it != from->end()) {
+      const json_value* rules = it->second.get({"rules"});
+      static const json_value none(rapidjson::kArrayType);
+      return rules && rules->IsArray() ? rules : &none;
+    }
+  }
+  error = fmt::format("{} {} not found", qualified, go_quote(name));
+  return nullptr;
+}
 
 std::string service_account_user(std::string_view ns, std::string_view name) {
   return fmt::format("system:serviceaccount:{}:{}", ns, name);

@@ -54,6 +54,12 @@ struct decision {
   std::string reason;
 };
 
+// The rules of the role a RoleBinding or ClusterRoleBinding (`binding`, in
+// namespace `ns`) refers to; null with kube's resolution error
+// (`clusterrole.rbac.authorization.k8s.io "x" not found`) when there is none.
+const k8s::json_value* role_reference_rules(const policy& p, const k8s::json_value& binding, std::string_view ns,
+                                            std::string& error);
+
 // One rule of a Role or ClusterRole (a JSON PolicyRule) against `a`.
 bool rule_allows(const attributes& a, const k8s::json_value& rule);
 

@@ -39,10 +39,7 @@ REGISTERED = "monitoring.appscode.com/registered"
 MON = "monitoring.coreos.com"
 
 NOT_SHOWN_HERE = {
-    ("clusterroles",): "bind on cluster-monitoring-view: OpenShift's RoleBinding only (not this flavour), and the "
-                       "emulator does not check a binding's escalation",
-    ("services/proxy",): "held so the operator may create appscode:trickster:proxy, which grants it; the emulator "
-                         "does not check escalation (kube-apiserver does)",
+    ("clusterroles",): "bind on cluster-monitoring-view: OpenShift's RoleBinding only (not this flavour)",
     ("ingresscontrollers",): "OpenShift's apps domain: read on an OpenShift cluster only",
 }
 

@@ -311,9 +311,13 @@ def check_rules(cluster, procs, rules, scenario, opts, only=None, skip=None, cle
                                 f"refused ({asked[0]}), no step failed: {later}" if asked and failed is None
                                 else f"a step failed: {failed}" if failed else "never asked for"))
                 continue
-            # A finalizers rule is asked for by OwnerReferencesPermissionEnforcement on the child's write.
+            # A finalizers rule is asked for by OwnerReferencesPermissionEnforcement on the child's write; a
+            # right the operator grants (a ClusterRole it writes) is named in RBAC's refusal of the grant.
             finalizers = all(r.endswith("/finalizers") for r in rule.get("resources", []))
-            hits = [m for r, m in refused if r in named or (finalizers and "you can't set finalizers on" in m)]
+            granted = [f'APIGroups:["{g}"], Resources:["{r}"]' for g in rule.get("apiGroups", [])
+                       for r in rule.get("resources", [])]
+            hits = [m for r, m in refused if r in named or (finalizers and "you can't set finalizers on" in m)
+                    or any(g in m for g in granted)]
             ok = failed is not None and bool(hits)
             detail = (f"step '{failed.step}' failed; refused: {hits[0]}" if ok
                       else f"no step failed" if failed is None

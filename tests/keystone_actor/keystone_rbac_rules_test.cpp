@@ -61,10 +61,18 @@ const std::vector<order> orders = {{users_resource, "alice", user_gvk},
                                    {credentials_resource, "alice-team-ac", credential_gvk},
                                    {projects_resource, "flaky", project_gvk}};
 
+// The emulator with deploy/rbac (less rule `drop`) and
+// OwnerReferencesPermissionEnforcement, its files in `dir`.
+sim::apiserver_options rbac_options(const std::string& dir, std::optional<std::size_t> drop) {
+  auto opts = emulator_options(dir, rbac_files(dir, drop));
+  opts.admission_plugins = {"OwnerReferencesPermissionEnforcement"};
+  return opts;
+}
+
 struct rbac_fixture : keystone_fixture {
   captured_log& log;
-  explicit rbac_fixture(sim::apiserver_options emulator, captured_log& l)
-      : keystone_fixture(std::move(emulator), false), log(l) {
+  rbac_fixture(captured_log& l, const std::string& dir, std::optional<std::size_t> drop)
+      : keystone_fixture(rbac_options(dir, drop), false), log(l) {
     auto r = world->merge_patch(k8s::gvk{"c5c3.io", "v1alpha1", "ControlPlane"}, "openstack", "cp", consent_everywhere);
     BOOST_TEST_REQUIRE(r.ok(), (r.ok() ? "" : r.error().describe()));
     start_operator();
@@ -127,20 +135,7 @@ struct rbac_fixture : keystone_fixture {
 // One run of the scenario with deploy/rbac (less rule `drop`), on a fresh
 // emulator, world and operator.
 rbac::attempt_result attempt(std::optional<std::size_t> drop) {
-  captured_log log;
-  rbac::capture_root_log capture(log);
-  const auto dir = make_temp_dir();
-  auto opts = emulator_options(dir, rbac_files(dir, drop));
-  opts.admission_plugins = {"OwnerReferencesPermissionEnforcement"};
-  rbac::attempt_result out;
-  {
-    rbac_fixture f(std::move(opts), log);
-    out.failed_step = f.scenario();
-    out.refusals = f.refusals();
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  return out;
+  return rbac::attempt_on<rbac_fixture>(make_temp_dir(), drop);
 }
 
 }  // namespace
@@ -148,16 +143,13 @@ rbac::attempt_result attempt(std::optional<std::size_t> drop) {
 BOOST_AUTO_TEST_SUITE(keystone_rbac_rules)
 
 BOOST_AUTO_TEST_CASE(with_every_rule_every_step_passes_and_nothing_is_refused) {
-  auto r = attempt(std::nullopt);
-  BOOST_TEST(r.failed_step == "");
-  BOOST_TEST(r.refusals.empty(), (r.refusals.empty() ? "" : r.refusals.front()));
+  rbac::expect_all_steps_pass(attempt(std::nullopt));
 }
 
 BOOST_AUTO_TEST_CASE(without_any_one_keystone_rule_a_step_fails_on_its_403) {
   const auto rules = keystone_rules();
   BOOST_TEST_REQUIRE(rules.size() >= 5u);
-  for (const auto& x : rules)
-    if (rbac::chosen(x.index)) BOOST_TEST_CONTEXT(x.text) { rbac::expect_needed(x, attempt(x.index)); }
+  rbac::expect_each_needed(rules, [](std::size_t i) { return attempt(i); });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

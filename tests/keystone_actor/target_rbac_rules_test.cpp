@@ -15,7 +15,6 @@
 // (every step passes, nothing refused), then once per rule with only that
 // rule removed: some step must fail, and the operator's log or an order's
 // condition must hold a 403 naming a resource of the rule.
-#include "actors/cluster/target_registry.hpp"
 #include "k8s/yaml.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
 #include "tests/rbac/rule_removal.hpp"
@@ -63,12 +62,7 @@ struct target_rbac_fixture : keystone_fixture {
     create(rabbitmq_cluster);
     start_operator();
     vhosts = spawn_vhost_host(sys, limiter, directory, control_planes, reg);
-    cluster::registry_options ro;
-    ro.management = management;
-    ro.namespace_ = "c5c3-system";
-    ro.listeners = {directory};
-    ro.tune = fast_retries;
-    registry = cluster::spawn_target_registry(sys, ro);
+    registry = spawn_test_registry(sys, management, directory);
     // The test's own writes on the target, as its admin.
     auto conn = config::load_connection({write_admin_kubeconfig(), "", ""});
     BOOST_TEST_REQUIRE(conn.ok());
@@ -99,13 +93,7 @@ struct target_rbac_fixture : keystone_fixture {
     return yaml;
   }
 
-  caf::actor lookup(const std::string& name) {
-    caf::scoped_actor self{sys};
-    caf::actor out;
-    self->request(directory, 10s, protocol::lookup_cluster_atom::value, name)
-        .receive([&](caf::actor& a) { out = a; }, [](caf::error&) {});
-    return out;
-  }
+  caf::actor lookup(const std::string& name) { return lookup_cluster(sys, directory, name); }
   template <class Request>
   void on_edge(Request req) {
     caf::scoped_actor self{sys};
@@ -177,18 +165,7 @@ struct target_rbac_fixture : keystone_fixture {
 };
 
 rbac::attempt_result attempt(std::optional<std::size_t> drop) {
-  captured_log log;
-  rbac::capture_root_log capture(log);
-  const auto dir = make_temp_dir();
-  rbac::attempt_result out;
-  {
-    target_rbac_fixture f(log, dir, drop);
-    out.failed_step = f.scenario();
-    out.refusals = f.refusals();
-  }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  return out;
+  return rbac::attempt_on<target_rbac_fixture>(make_temp_dir(), drop);
 }
 
 }  // namespace
@@ -196,16 +173,13 @@ rbac::attempt_result attempt(std::optional<std::size_t> drop) {
 BOOST_AUTO_TEST_SUITE(target_rbac_rules)
 
 BOOST_AUTO_TEST_CASE(with_every_rule_every_step_passes_and_nothing_is_refused) {
-  auto r = attempt(std::nullopt);
-  BOOST_TEST(r.failed_step == "");
-  BOOST_TEST(r.refusals.empty(), (r.refusals.empty() ? "" : r.refusals.front()));
+  rbac::expect_all_steps_pass(attempt(std::nullopt));
 }
 
 BOOST_AUTO_TEST_CASE(without_any_one_rule_a_step_fails_on_its_403) {
   const auto rules = rbac::rules_of(target_file(), [](const auto&, const auto&) { return true; });
   BOOST_TEST_REQUIRE(rules.size() >= 8u);
-  for (const auto& x : rules)
-    if (rbac::chosen(x.index)) BOOST_TEST_CONTEXT(x.text) { rbac::expect_needed(x, attempt(x.index)); }
+  rbac::expect_each_needed(rules, [](std::size_t i) { return attempt(i); });
 }
 
 BOOST_AUTO_TEST_SUITE_END()

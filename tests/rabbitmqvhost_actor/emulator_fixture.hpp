@@ -12,6 +12,7 @@
 #include "actors/c5c3/rabbitmqvhost/kind.hpp"
 #include "actors/cluster/cluster_actor.hpp"
 #include "actors/cluster/cluster_directory.hpp"
+#include "actors/cluster/target_registry.hpp"
 #include "actors/runtime/limiter.hpp"
 #include "config/connection.hpp"
 #include "k8s/base64.hpp"
@@ -109,6 +110,28 @@ inline k8s::object parse(const std::string& json) {
 }
 
 inline const k8s::gvk namespace_gvk{"", "v1", "Namespace"};
+
+// The target-cluster registry as the operator runs it: kubeconfig Secrets
+// labelled c5c3.io/target-cluster in c5c3-system, engaged targets announced
+// to `directory`, their clients with fast retries.
+inline caf::actor spawn_test_registry(caf::actor_system& sys, const caf::actor& management,
+                                      const caf::actor& directory) {
+  cluster::registry_options ro;
+  ro.management = management;
+  ro.namespace_ = "c5c3-system";
+  ro.listeners = {directory};
+  ro.tune = fast_retries;
+  return cluster::spawn_target_registry(sys, ro);
+}
+
+// The cluster actor `directory` knows as `name`; null when none.
+inline caf::actor lookup_cluster(caf::actor_system& sys, const caf::actor& directory, const std::string& name) {
+  caf::scoped_actor self{sys};
+  caf::actor out;
+  self->request(directory, 10s, protocol::lookup_cluster_atom::value, name)
+      .receive([&](caf::actor& a) { out = a; }, [](caf::error&) {});
+  return out;
+}
 
 // The RabbitMQVhost order host as the operator wires it (four reconciles at once).
 inline caf::actor spawn_vhost_host(caf::actor_system& sys, const caf::actor& limiter, const caf::actor& directory,

@@ -30,12 +30,7 @@ struct target_fixture : fixture {
 
   target_fixture() {
     target.start();
-    cluster::registry_options ro;
-    ro.management = management;
-    ro.namespace_ = "c5c3-system";
-    ro.listeners = {directory};
-    ro.tune = fast_retries;
-    registry = cluster::spawn_target_registry(sys, ro);
+    registry = spawn_test_registry(sys, management, directory);
   }
   ~target_fixture() {
     caf::scoped_actor self{sys};
@@ -43,13 +38,7 @@ struct target_fixture : fixture {
     self->wait_for(registry);
   }
 
-  caf::actor lookup(const std::string& name) {
-    caf::scoped_actor self{sys};
-    caf::actor out;
-    self->request(directory, 10s, protocol::lookup_cluster_atom::value, name)
-        .receive([&](caf::actor& a) { out = a; }, [](caf::error&) {});
-    return out;
-  }
+  caf::actor lookup(const std::string& name) { return lookup_cluster(sys, directory, name); }
 
   // Writes through a cluster actor (the target has no world client).
   void create_on(const caf::actor& cluster, const std::string& json) {

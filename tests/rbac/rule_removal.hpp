@@ -8,17 +8,20 @@
 
 #include "tests/captured_log.hpp"
 
+#include <boost/test/unit_test.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace c5c3::testing::rbac {
@@ -169,6 +172,30 @@ struct capture_root_log {
   ~capture_root_log() { k8s::log::set_root(previous); }
 };
 
+// One attempt on a fresh fixture F(log, dir, args...) (its scenario(), then
+// its refusals()), with the root log captured; `dir`, where F writes its
+// files, removed after.
+template <class F, class... Args>
+attempt_result attempt_on(const std::string& dir, Args&&... args) {
+  captured_log log;
+  capture_root_log capture(log);
+  attempt_result out;
+  {
+    F f(log, dir, std::forward<Args>(args)...);
+    out.failed_step = f.scenario();
+    out.refusals = f.refusals();
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  return out;
+}
+
+// The baseline: every step passed and nothing was refused.
+inline void expect_all_steps_pass(const attempt_result& a) {
+  BOOST_TEST(a.failed_step == "");
+  BOOST_TEST(a.refusals.empty(), (a.refusals.empty() ? "" : a.refusals.front()));
+}
+
 // The checks of one removed rule: some step failed, and a 403 names it.
 inline void expect_needed(const rule& r, const attempt_result& a) {
   const auto hit = naming(r, a.refusals);
@@ -177,6 +204,14 @@ inline void expect_needed(const rule& r, const attempt_result& a) {
   BOOST_TEST_MESSAGE(r.text << ": "
                             << (a.failed_step.empty() ? "every step passed"
                                                       : "step '" + a.failed_step + "' failed; " + hit.substr(0, 300)));
+}
+
+// Each of `rules` (those C5C3_RBAC_ONLY picks) removed in turn:
+// `attempt(index)` runs the scenario without it.
+inline void expect_each_needed(const std::vector<rule>& rules,
+                               const std::function<attempt_result(std::size_t)>& attempt) {
+  for (const auto& r : rules)
+    if (chosen(r.index)) BOOST_TEST_CONTEXT(r.text) { expect_needed(r, attempt(r.index)); }
 }
 
 }  // namespace c5c3::testing::rbac

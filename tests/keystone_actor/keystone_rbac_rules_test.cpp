@@ -7,13 +7,17 @@
 // emulator with RBAC and OwnerReferencesPermissionEnforcement (as on
 // OpenShift: a delivered Secret's controller reference asks for the order's
 // finalizers), the simulated K-ORC and its in-memory Keystone, through named
-// steps: caches synced; a user, a project, an assignment, a catalog entry and
-// an application credential Ready; a Keystone outage latched on a project and
-// handed back to K-ORC (the K-ORC status patch); every order gone. First with
+// steps: caches synced; a user, a project, an assignment and a catalog entry
+// Ready; an application credential of a CRD installed then Ready; a Keystone
+// outage latched on a project and handed back to K-ORC (the K-ORC status
+// patch); every order gone. First with
 // every rule (every step passes, nothing refused), then once per Keystone
 // rule with only that rule removed: some step must fail, and the operator's
 // log or an order's condition must hold a 403 naming a resource of the rule.
+// The credential's CRD is installed only after the other orders are Ready,
+// which shows the CRD watch's rule needed too.
 #include "actors/c5c3/korc/unlatch.hpp"
+#include "k8s/yaml.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
 #include "tests/rbac/rule_removal.hpp"
 
@@ -23,12 +27,14 @@ namespace c5c3::testing {
 namespace {
 
 // deploy/rbac/role.yaml and its Keystone orders' rules, as rbac_rules.py's
-// keystone_rule picks them.
+// keystone_rule picks them, and the CRD watch's (which rbac_rules.py's
+// scenario sees refused but cannot show needed: its kinds are all served
+// from the start).
 rbac::role_file role() { return rbac::load_role_file(source_dir() + "/deploy/rbac/role.yaml", "c5c3-operator"); }
 std::vector<rbac::rule> keystone_rules() {
   return rbac::rules_of(role(), [](const auto& groups, const auto& resources) {
     for (const auto& g : groups)
-      if (g == "openstack.k-orc.cloud") return true;
+      if (g == "openstack.k-orc.cloud" || g == "apiextensions.k8s.io") return true;
     for (const auto& r : resources)
       if (r.starts_with("keystone")) return true;
     return false;
@@ -61,10 +67,18 @@ const std::vector<order> orders = {{users_resource, "alice", user_gvk},
                                    {credentials_resource, "alice-team-ac", credential_gvk},
                                    {projects_resource, "flaky", project_gvk}};
 
-// The emulator with deploy/rbac (less rule `drop`) and
-// OwnerReferencesPermissionEnforcement, its files in `dir`.
+// The CRD the emulator serves only once the scenario installs it: the order
+// kinds follow their CRDs, which the CRD watch (a rule of role.yaml) tells.
+const std::string later_crd = "c5c3.io_keystoneapplicationcredentials.yaml";
+
+// The emulator with deploy/rbac (less rule `drop`), deploy/crds but
+// later_crd, and OwnerReferencesPermissionEnforcement; its files in `dir`.
 sim::apiserver_options rbac_options(const std::string& dir, std::optional<std::size_t> drop) {
   auto opts = emulator_options(dir, rbac_files(dir, drop));
+  const auto crds = source_dir() + "/deploy/crds";
+  std::erase(opts.crd_dirs, crds);
+  for (const auto& f : std::filesystem::directory_iterator(crds))
+    if (f.path().filename() != later_crd) opts.crd_dirs.push_back(f.path().string());
   opts.admission_plugins = {"OwnerReferencesPermissionEnforcement"};
   return opts;
 }
@@ -102,9 +116,16 @@ struct rbac_fixture : keystone_fixture {
   std::string scenario() {
     if (!step("caches synced", [&] { return synced(); })) return "caches synced";
     for (const auto& json : {user_order("alice"), project_order("team"), assignment_order("alice-team", "alice", "team"),
-                             catalog_order("dns", "designate", true), credential_order("alice-team-ac", "alice", "team")})
+                             catalog_order("dns", "designate", true)})
       create(json);
-    if (!step("orders Ready", [&] { return ready_all(5); })) return "orders Ready";
+    if (!step("orders Ready", [&] { return ready_all(4); })) return "orders Ready";
+    // Every host has subscribed by now, the credential's to a kind not served.
+    auto crd = k8s::read_yaml_file(source_dir() + "/deploy/crds/" + later_crd);
+    BOOST_TEST_REQUIRE((crd && crd->size() == 1u));
+    BOOST_TEST_REQUIRE(world->create(k8s::object(std::move(crd->front()))).ok());
+    create(credential_order("alice-team-ac", "alice", "team"));
+    if (!step("an order of a CRD installed later Ready", [&] { return ready_all(5); }))
+      return "an order of a CRD installed later Ready";
     // Keystone down while K-ORC creates the project: latched as a terminal
     // InvalidConfiguration, which the order hands back once Keystone is up.
     keystone->identity().set_down(true);
@@ -148,7 +169,7 @@ BOOST_AUTO_TEST_CASE(with_every_rule_every_step_passes_and_nothing_is_refused) {
 
 BOOST_AUTO_TEST_CASE(without_any_one_keystone_rule_a_step_fails_on_its_403) {
   const auto rules = keystone_rules();
-  BOOST_TEST_REQUIRE(rules.size() >= 5u);
+  BOOST_TEST_REQUIRE(rules.size() >= 6u);
   rbac::expect_each_needed(rules, [](std::size_t i) { return attempt(i); });
 }
 

@@ -302,6 +302,8 @@ struct chaos_scenario : faults::keystone_scenario {
           if (o.kind == "user" || o.kind == "project")
             BOOST_TEST(keystone->id(o.kind + "s", o.name) == "", "left in Keystone");
           BOOST_TEST(labelled("secrets", o.label, o.name) == 0u);
+          if (o.kind == "user" || o.kind == "credential" || o.kind == "vhost")
+            BOOST_TEST(!get("secrets", o.name + "-credentials"), "its delivered Secret is left");
           continue;
         }
         BOOST_TEST(ready(o.resource, o.name));

@@ -201,7 +201,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
       self->sparser_.emplace();
       // No limit (a watch streams for as long as it lasts). Not boost::none:
       // Boost 1.74 compares a Content-Length with the empty optional as
-      // larger, so every whole answer (a 429, a 403, a 410) was refused as
+      // larger, so every whole answer (a 429, a 403, a 500) was refused as
       // "body limit exceeded" and its status and Retry-After lost.
       self->sparser_->body_limit(std::numeric_limits<std::uint64_t>::max());
       http::async_read_header(self->derived().stream(), self->buffer_, *self->sparser_,

@@ -38,6 +38,28 @@ def kubectl_checks(kubeconfig):
     return 0
 
 
+def kubectl_grant_checks(kubeconfig):
+    """kubectl as the monitoring ServiceAccount (which may create ClusterRoles): a ClusterRole granting what it
+    holds is created; one granting what it does not hold is refused with kube's escalation message."""
+    kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
+    tok = subprocess.run(kubectl + ["create", "token", "c5c3-operator", "-n", "c5c3-system", "--duration", "20m"],
+                         capture_output=True, text=True)
+    as_sa = kubectl + ["--token", tok.stdout.strip()]
+    held = subprocess.run(as_sa + ["create", "clusterrole", "c5c3-held", "--verb=get", "--resource=secrets"],
+                          capture_output=True, text=True)
+    more = subprocess.run(as_sa + ["create", "clusterrole", "c5c3-more", "--verb=delete", "--resource=configmaps"],
+                          capture_output=True, text=True)
+    want = ('clusterroles.rbac.authorization.k8s.io "c5c3-more" is forbidden: user '
+            '"system:serviceaccount:c5c3-system:c5c3-operator" (groups=["system:serviceaccounts" '
+            '"system:serviceaccounts:c5c3-system" "system:authenticated"]) is attempting to grant RBAC permissions '
+            'not currently held:\n{APIGroups:[""], Resources:["configmaps"], Verbs:["delete"]}')
+    if held.returncode != 0 or more.returncode == 0 or want not in more.stderr:
+        print(f"FAIL: kubectl grants as the ServiceAccount: {held.stderr} / {more.stderr}")
+        return 1
+    print("PASS kubectl: a ClusterRole of held rights is created, one of more is refused as kube-apiserver refuses it")
+    return 0
+
+
 def monitoring_driver(procs, sim, operator, src, kubeconfig, workdir):
     """The backend stand-in, then monitoring_rbac_rules.py; its exit code."""
     env_out = os.path.join(workdir, "trickster.env")
@@ -64,6 +86,8 @@ def main(sim, operator, src, mode="orders"):
                                   "--crds", os.path.join(src, "sim", "crds")], "listening on")
         if mode == "monitoring":
             rc = monitoring_driver(procs, sim, operator, src, kubeconfig, workdir)
+            if rc == 0:
+                rc = kubectl_grant_checks(kubeconfig)
             return rc
         procs.start("world", [sim, "world", "--kubeconfig", kubeconfig])
         driver = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rbac_rules.py")

@@ -17,17 +17,29 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from e2e import Procs, eventually  # noqa: E402
 
 
-def kubectl_checks(kubeconfig):
-    """kubectl create token (a protobuf TokenRequest) and kubectl's view of a 403."""
+def as_service_account(kubeconfig):
+    """kubectl create token (a protobuf TokenRequest) for the operator's ServiceAccount: the kubectl command line
+    that uses it, or None (printed) when no token came."""
     kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
     tok = subprocess.run(kubectl + ["create", "token", "c5c3-operator", "-n", "c5c3-system", "--duration", "20m"],
                          capture_output=True, text=True)
     if tok.returncode != 0 or tok.stdout.count(".") != 2:
         print(f"FAIL: kubectl create token: {tok.stderr}")
+        return None
+    return kubectl + ["--token", tok.stdout.strip()]
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def kubectl_checks(kubeconfig):
+    """kubectl create token and kubectl's view of a 403."""
+    as_sa = as_service_account(kubeconfig)
+    if not as_sa:
         return 1
-    as_sa = kubectl + ["--token", tok.stdout.strip()]
-    ok = subprocess.run(as_sa + ["get", "secrets", "-n", "c5c3-system"], capture_output=True, text=True)
-    denied = subprocess.run(as_sa + ["get", "configmaps", "-n", "default"], capture_output=True, text=True)
+    ok = run(as_sa + ["get", "secrets", "-n", "c5c3-system"])
+    denied = run(as_sa + ["get", "configmaps", "-n", "default"])
     want = ('Error from server (Forbidden): configmaps is forbidden: User '
             '"system:serviceaccount:c5c3-system:c5c3-operator" cannot list resource "configmaps" in API group "" '
             'in the namespace "default"')
@@ -41,14 +53,11 @@ def kubectl_checks(kubeconfig):
 def kubectl_grant_checks(kubeconfig):
     """kubectl as the monitoring ServiceAccount (which may create ClusterRoles): a ClusterRole granting what it
     holds is created; one granting what it does not hold is refused with kube's escalation message."""
-    kubectl = ["/usr/bin/kubectl", "--kubeconfig", kubeconfig]
-    tok = subprocess.run(kubectl + ["create", "token", "c5c3-operator", "-n", "c5c3-system", "--duration", "20m"],
-                         capture_output=True, text=True)
-    as_sa = kubectl + ["--token", tok.stdout.strip()]
-    held = subprocess.run(as_sa + ["create", "clusterrole", "c5c3-held", "--verb=get", "--resource=secrets"],
-                          capture_output=True, text=True)
-    more = subprocess.run(as_sa + ["create", "clusterrole", "c5c3-more", "--verb=delete", "--resource=configmaps"],
-                          capture_output=True, text=True)
+    as_sa = as_service_account(kubeconfig)
+    if not as_sa:
+        return 1
+    held = run(as_sa + ["create", "clusterrole", "c5c3-held", "--verb=get", "--resource=secrets"])
+    more = run(as_sa + ["create", "clusterrole", "c5c3-more", "--verb=delete", "--resource=configmaps"])
     want = ('clusterroles.rbac.authorization.k8s.io "c5c3-more" is forbidden: user '
             '"system:serviceaccount:c5c3-system:c5c3-operator" (groups=["system:serviceaccounts" '
             '"system:serviceaccounts:c5c3-system" "system:authenticated"]) is attempting to grant RBAC permissions '

@@ -162,10 +162,10 @@ def kubectl(kubeconfig, *args, stdin=None, timeout=60, check=False):
     return r
 
 
-def service_account_kubeconfig(admin_kc, namespace, name, path):
+def service_account_kubeconfig(admin_kc, namespace, name, path, whoami=True):
     """A kubeconfig at `path` for the ServiceAccount namespace/name (a TokenRequest, 2 h), checked with
-    `kubectl auth whoami`: how the tests run the operator as the identity its RBAC binds (no kubelet
-    mounts a token here)."""
+    `kubectl auth whoami` unless `whoami` is False (the emulator serves no SelfSubjectReview): how the
+    tests run the operator as the identity its RBAC binds (no kubelet mounts a token here)."""
     token = kubectl(admin_kc, "-n", namespace, "create", "token", name, "--duration=2h", check=True).stdout.strip()
     assert token, f"kubectl create token {namespace}/{name} gave no token"
     cfg = yaml.safe_load(open(admin_kc))
@@ -173,8 +173,9 @@ def service_account_kubeconfig(admin_kc, namespace, name, path):
     with open(path, "w") as f:
         yaml.safe_dump(cfg, f)
     os.chmod(path, 0o600)
-    who = kubectl(path, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
-    assert who.stdout == f"system:serviceaccount:{namespace}:{name}", f"identity: {who.stdout} {who.stderr}"
+    if whoami:
+        who = kubectl(path, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
+        assert who.stdout == f"system:serviceaccount:{namespace}:{name}", f"identity: {who.stdout} {who.stderr}"
     return path
 
 
@@ -234,15 +235,16 @@ class Both:
             line.split()[-1] for line in open(os.path.join(work.path, "emulator.log")) if "listening on" in line]
 
 
-def on_both_servers(prefix, sim, src, body):
+def on_both_servers(prefix, sim, src, body, emulator_args=()):
     """Starts the real server (deploy/crds and sim/crds Established) and the emulator (the same
-    CRDs), runs body(Both), stops both; keeps the work folder and prints the logs on failure."""
+    CRDs, `emulator_args` beside), runs body(Both), stops both; keeps the work folder and prints the
+    logs on failure."""
     work = Workdir(prefix)
     procs = Procs(work.path)
     real = RealCluster(src, work.path)
     try:
         real_kc = real.start()
-        sim_kc = start_emulator(procs, sim, src)
+        sim_kc = start_emulator(procs, sim, src, extra=emulator_args)
         apply_crds(real_kc, src)
         kubectl(real_kc, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s", check=True)
         body(Both(work, real, real_kc, sim_kc))

@@ -165,7 +165,9 @@ std::optional<k8s::api_error> check_grant(const user_info& user, std::string_vie
   if (authorize(a, p).allowed) return std::nullopt;
   std::string error;
   const json_value* rules = role_reference_rules(p, next, ns, error);
-  if (!rules) return refusal(plural, name, error);
+  // kube answers a missing role with 404, naming the role as if it were a
+  // binding: `rolebindings.rbac.authorization.k8s.io "nope" not found`.
+  if (!rules) return k8s::make_not_found(rbac_group, plural, a.name);
   auto missing = missing_rights(user, ns, *rules, p);
   if (!missing.empty()) return refusal(plural, name, grant_refused(user, missing));
   return std::nullopt;

@@ -28,8 +28,10 @@ std::vector<std::string> missing_rights(const user_info& user, const std::string
 
 // The 403 of writing `next` (an object of `plural`, one of roles,
 // clusterroles, rolebindings and clusterrolebindings, in `namespace_`; `old`
-// on an update) when it grants what `user` does not hold; nullopt when the
-// write may go on.
+// on an update) when it grants what `user` does not hold, or kube's 404 of a
+// binding whose role does not exist (checked only when the writer may not
+// `bind` it); nullopt when the write may go on. The wording is kube-apiserver's
+// (compared with one: tests/real/rbac_grants_real.py).
 std::optional<k8s::api_error> check_grant(const user_info& user, std::string_view plural,
                                           const std::string& namespace_, const k8s::json_value* old,
                                           const k8s::json_value& next, const policy& p);

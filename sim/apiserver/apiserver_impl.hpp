@@ -210,6 +210,8 @@ class apiserver::impl {
                                  std::vector<std::string> audiences) const;
   // POST .../serviceaccounts/NAME/token (TokenRequest).
   void serve_token_request(const k8s::http_request& req, k8s::http_responder& res, const request_info& ri);
+  // POST /apis/authentication.k8s.io/v1/selfsubjectreviews: who the requester is.
+  void serve_self_subject_review(k8s::http_responder& res, const request_info& ri, const identity& who);
   // The bootstrap ClusterRoles and bindings, created when missing (RBAC only).
   void ensure_bootstrap_policy_locked();
   // Validating admission of a write by ri.who (create: `old` null), after

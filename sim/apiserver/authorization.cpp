@@ -137,6 +137,28 @@ void apiserver::impl::serve_token_request(const k8s::http_request& req, k8s::htt
   res.send({201, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}}, k8s::to_json(d)});
 }
 
+void apiserver::impl::serve_self_subject_review(k8s::http_responder& res, const request_info& ri,
+                                                 const identity& who) {
+  if (ri.verb != "create" || !ri.name.empty())
+    fail(k8s::make_method_not_allowed("the server does not allow this method on the requested resource"));
+  json_document d(rapidjson::kObjectType);
+  auto& a = d.GetAllocator();
+  d.AddMember("kind", "SelfSubjectReview", a);
+  d.AddMember("apiVersion", "authentication.k8s.io/v1", a);
+  json_value md(rapidjson::kObjectType);
+  md.AddMember("creationTimestamp", json_value(rapidjson::kNullType), a);
+  d.AddMember("metadata", md, a);
+  json_value user(rapidjson::kObjectType);
+  user.AddMember("username", k8s::make_string(who.user, a), a);
+  json_value groups(rapidjson::kArrayType);
+  for (const auto& g : who.groups) groups.PushBack(k8s::make_string(g, a), a);
+  user.AddMember("groups", groups, a);
+  json_value status(rapidjson::kObjectType);
+  status.AddMember("userInfo", user, a);
+  d.AddMember("status", status, a);
+  res.send({201, {{"Content-Type", "application/json"}, {"Cache-Control", "no-cache, private"}}, k8s::to_json(d)});
+}
+
 void apiserver::impl::ensure_bootstrap_policy_locked() {
   if (!rbac_enabled()) return;
   for (auto& doc : rbac::bootstrap_policy()) {

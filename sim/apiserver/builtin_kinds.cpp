@@ -68,6 +68,10 @@ const std::vector<k8s::api_resource>& builtin_kinds() {
     v.push_back(kind("events.k8s.io", "v1", "Event", "events", true, {"ev"}));
     v.back().storage_version = false;  // stored as core/v1 Events (sim/apiserver/events.hpp)
     v.push_back(kind("coordination.k8s.io", "v1", "Lease", "leases", true));
+    // Created only, never stored: the requester as the server sees it
+    // (`kubectl auth whoami`; authorization.cpp).
+    v.push_back(kind("authentication.k8s.io", "v1", "SelfSubjectReview", "selfsubjectreviews", false));
+    v.back().verbs = {"create"};
     // Stored and served, with no controller behind them (no ReplicaSets, no
     // pods, no disruption status): what an install of deploy/ writes.
     v.push_back(kind("apps", "v1", "Deployment", "deployments", true, {"deploy"}, true, {"all"}));

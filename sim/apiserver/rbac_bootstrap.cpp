@@ -47,7 +47,8 @@ std::vector<k8s::json_document> bootstrap_policy() {
                      R"([{"nonResourceURLs":["/api","/api/*","/apis","/apis/*","/healthz","/livez",)"
                      R"("/openapi","/openapi/*","/readyz","/version","/version/"],"verbs":["get"]}])"));
   out.push_back(role("system:basic-user",
-                     R"([{"apiGroups":["authorization.k8s.io"],)"
+                     R"([{"apiGroups":["authentication.k8s.io"],"resources":["selfsubjectreviews"],"verbs":["create"]},)"
+                     R"({"apiGroups":["authorization.k8s.io"],)"
                      R"("resources":["selfsubjectaccessreviews","selfsubjectrulesreviews"],"verbs":["create"]}])"));
   out.push_back(role("system:public-info-viewer",
                      R"([{"nonResourceURLs":["/healthz","/livez","/readyz","/version","/version/"],)"

@@ -244,6 +244,10 @@ void apiserver::impl::handle(const k8s::http_request& req, k8s::http_responder& 
       serve_token_request(req, res, ri);
       return;
     }
+    if (ri.kind && ri.group == "authentication.k8s.io" && ri.plural == "selfsubjectreviews") {
+      serve_self_subject_review(res, ri, *who);
+      return;
+    }
     if (!ri.kind || (!ri.subresource.empty() && !(ri.subresource == "status" && ri.kind->status_subresource)) ||
         (!ri.kind->namespaced && !ri.namespace_.empty() && ri.plural != "namespaces")) {
       res.send(error_response(not_found_path()));

@@ -142,6 +142,23 @@ BOOST_AUTO_TEST_CASE(roles_and_bindings_decide_with_names_and_subresources) {
              std::string::npos);
 }
 
+// kubectl auth whoami: a SelfSubjectReview names the requester, allowed to
+// every authenticated user by system:basic-user; never stored.
+BOOST_AUTO_TEST_CASE(a_self_subject_review_names_the_requester) {
+  sa_fixture f(rbac_options());
+  const std::string path = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
+  auto r = f.sa->post(path, R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})");
+  BOOST_REQUIRE_EQUAL(r.status, 201);
+  auto j = r.json();
+  BOOST_TEST(str(j, {"kind"}) == "SelfSubjectReview");
+  BOOST_TEST(str(j, {"status", "userInfo", "username"}) == "system:serviceaccount:ns:sa");
+  const auto* groups = k8s::find(j, {"status", "userInfo", "groups"});
+  BOOST_REQUIRE((groups && groups->IsArray() && groups->Size() == 3u));
+  BOOST_TEST(std::string(k8s::as_string_view((*groups)[0])) == "system:serviceaccounts");
+  BOOST_TEST(std::string(k8s::as_string_view((*groups)[2])) == "system:authenticated");
+  BOOST_TEST(f.admin.get(path).status == 405);
+}
+
 BOOST_AUTO_TEST_CASE(token_requests_are_validated) {
   sa_fixture f(rbac_options());
   auto r = f.admin.post("/api/v1/namespaces/ns/serviceaccounts/sa/token", R"({"spec":{"expirationSeconds":10}})");

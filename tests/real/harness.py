@@ -162,10 +162,10 @@ def kubectl(kubeconfig, *args, stdin=None, timeout=60, check=False):
     return r
 
 
-def service_account_kubeconfig(admin_kc, namespace, name, path, whoami=True):
+def service_account_kubeconfig(admin_kc, namespace, name, path):
     """A kubeconfig at `path` for the ServiceAccount namespace/name (a TokenRequest, 2 h), checked with
-    `kubectl auth whoami` unless `whoami` is False (the emulator serves no SelfSubjectReview): how the
-    tests run the operator as the identity its RBAC binds (no kubelet mounts a token here)."""
+    `kubectl auth whoami`: how the tests run the operator as the identity its RBAC binds (no kubelet
+    mounts a token here)."""
     token = kubectl(admin_kc, "-n", namespace, "create", "token", name, "--duration=2h", check=True).stdout.strip()
     assert token, f"kubectl create token {namespace}/{name} gave no token"
     cfg = yaml.safe_load(open(admin_kc))
@@ -173,9 +173,8 @@ def service_account_kubeconfig(admin_kc, namespace, name, path, whoami=True):
     with open(path, "w") as f:
         yaml.safe_dump(cfg, f)
     os.chmod(path, 0o600)
-    if whoami:
-        who = kubectl(path, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
-        assert who.stdout == f"system:serviceaccount:{namespace}:{name}", f"identity: {who.stdout} {who.stderr}"
+    who = kubectl(path, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
+    assert who.stdout == f"system:serviceaccount:{namespace}:{name}", f"identity: {who.stdout} {who.stderr}"
     return path
 
 

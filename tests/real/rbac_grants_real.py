@@ -66,7 +66,7 @@ def run(admin_kc, src, workdir, label):
         kubectl(admin_kc, "apply", "-f", os.path.join(src, "deploy", "rbac", f), check=True)
     kubectl(admin_kc, "apply", "-f", "-", stdin=SETUP, check=True)
     sa_kc = service_account_kubeconfig(admin_kc, "c5c3-system", "c5c3-operator",
-                                       os.path.join(workdir, f"{label}-sa.kubeconfig"), whoami=False)
+                                       os.path.join(workdir, f"{label}-sa.kubeconfig"))
     out = {}
     for name, args in CASES:
         r = kubectl(sa_kc, *args)

@@ -266,6 +266,7 @@ BOOST_AUTO_TEST_CASE(local_apiservices_of_the_served_kinds) {
   const std::vector<std::string> want = {
       "v1. 18000/1 onstart",
       "v1.apiextensions.k8s.io 16700/15 onstart",
+      "v1.authentication.k8s.io 17700/15 onstart",
       "v1.coordination.k8s.io 16500/15 onstart",
       "v1.events.k8s.io 17750/15 onstart",
       "v1.monitoring.coreos.com 1000/100 true",

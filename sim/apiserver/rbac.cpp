@@ -116,8 +116,6 @@ bool applies(const user_info& u, const k8s::object& binding, std::string_view ns
   return false;
 }
 
-// The rules a binding's roleRef names, or the error kube's rule resolver reports.
-
 std::string describe_subject(const json_value& s, std::string_view binding_ns) {
   auto kind = k8s::get_string(s, {"kind"});
   std::string name(k8s::get_string(s, {"name"}));

@@ -17,7 +17,6 @@
 // The credential's CRD is installed only after the other orders are Ready,
 // which shows the CRD watch's rule needed too.
 #include "actors/c5c3/korc/unlatch.hpp"
-#include "k8s/yaml.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
 #include "tests/rbac/rule_removal.hpp"
 
@@ -75,10 +74,8 @@ const std::string later_crd = "c5c3.io_keystoneapplicationcredentials.yaml";
 // later_crd, and OwnerReferencesPermissionEnforcement; its files in `dir`.
 sim::apiserver_options rbac_options(const std::string& dir, std::optional<std::size_t> drop) {
   auto opts = emulator_options(dir, rbac_files(dir, drop));
-  const auto crds = source_dir() + "/deploy/crds";
-  std::erase(opts.crd_dirs, crds);
-  for (const auto& f : std::filesystem::directory_iterator(crds))
-    if (f.path().filename() != later_crd) opts.crd_dirs.push_back(f.path().string());
+  std::erase(opts.crd_dirs, source_dir() + "/deploy/crds");
+  for (auto& f : rbac::deploy_crds_but(later_crd)) opts.crd_dirs.push_back(std::move(f));
   opts.admission_plugins = {"OwnerReferencesPermissionEnforcement"};
   return opts;
 }
@@ -120,9 +117,7 @@ struct rbac_fixture : keystone_fixture {
       create(json);
     if (!step("orders Ready", [&] { return ready_all(4); })) return "orders Ready";
     // Every host has subscribed by now, the credential's to a kind not served.
-    auto crd = k8s::read_yaml_file(source_dir() + "/deploy/crds/" + later_crd);
-    BOOST_TEST_REQUIRE((crd && crd->size() == 1u));
-    BOOST_TEST_REQUIRE(world->create(k8s::object(std::move(crd->front()))).ok());
+    BOOST_TEST_REQUIRE(world->create(rbac::deploy_crd(later_crd)).ok());
     create(credential_order("alice-team-ac", "alice", "team"));
     if (!step("an order of a CRD installed later Ready", [&] { return ready_all(5); }))
       return "an order of a CRD installed later Ready";

@@ -15,7 +15,6 @@
 // (every step passes, nothing refused), then once per rule with only that
 // rule removed: some step must fail, and the operator's log or an order's
 // condition must hold a 403 naming a resource of the rule.
-#include "k8s/yaml.hpp"
 #include "tests/keystone_actor/keystone_fixture.hpp"
 #include "tests/rbac/rule_removal.hpp"
 
@@ -38,8 +37,7 @@ const std::string later_crd = "c5c3.io_keystoneusers.yaml";
 sim::apiserver_options target_options(const std::string& dir, std::optional<std::size_t> drop) {
   rbac::write_without(target_file(), dir + "/target_cluster.yaml", drop);
   sim::apiserver_options o;
-  for (const auto& f : std::filesystem::directory_iterator(source_dir() + "/deploy/crds"))
-    if (f.path().filename() != later_crd) o.crd_dirs.push_back(f.path().string());
+  o.crd_dirs = rbac::deploy_crds_but(later_crd);
   o.crd_dirs.push_back(dir + "/target_cluster.yaml");
   o.authorization_mode = "RBAC";
   o.admission_plugins = {"OwnerReferencesPermissionEnforcement"};
@@ -142,9 +140,7 @@ struct target_rbac_fixture : keystone_fixture {
     // By now every host has subscribed to the target (the RabbitMQVhost's
     // did, on the same announcement), the KeystoneUser's to a kind it does
     // not serve yet: only the CRD watch can tell it the kind arrived.
-    auto crd = k8s::read_yaml_file(source_dir() + "/deploy/crds/" + later_crd);
-    BOOST_TEST_REQUIRE((crd && crd->size() == 1u));
-    on_edge(protocol::create_request{k8s::object(std::move(crd->front())), {"test", false}});
+    on_edge(protocol::create_request{rbac::deploy_crd(later_crd), {"test", false}});
     create_on_edge(R"({"apiVersion":"c5c3.io/v1alpha1","kind":"KeystoneUser","metadata":{"name":"bob","namespace":"tenant-b"},)"
                    R"("spec":{"controlPlaneRef":{"name":"cp","namespace":"openstack"}}})");
     if (!step("a KeystoneUser of a CRD installed later Ready, its credential delivered",

@@ -6,7 +6,9 @@
 // the rule's resources.
 #pragma once
 
+#include "k8s/yaml.hpp"
 #include "tests/captured_log.hpp"
+#include "tests/rabbitmqvhost_actor/emulator_fixture.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <yaml-cpp/yaml.h>
@@ -20,7 +22,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -142,18 +143,18 @@ inline bool chosen(std::size_t index) {
 inline bool step(const std::string& name, const std::function<bool()>& done,
                  const std::function<std::vector<std::string>()>& refused) {
   using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
   std::optional<clock::time_point> first;
-  for (;;) {
-    if (done()) return true;
-    const auto now = clock::now();
-    if (!first && !refused().empty()) first = now;
-    if ((first && now - *first > refusal_grace) || now - start > step_timeout) {
-      BOOST_TEST_MESSAGE("step '" << name << "' did not complete");
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  bool completed = false;
+  eventually(
+      [&] {
+        if ((completed = done())) return true;
+        const auto now = clock::now();
+        if (!first && !refused().empty()) first = now;
+        return first && now - *first > refusal_grace;  // given up
+      },
+      static_cast<int>(step_timeout.count()));
+  if (!completed) BOOST_TEST_MESSAGE("step '" << name << "' did not complete");
+  return completed;
 }
 
 // What one attempt of a scenario gave: the step that failed ("" if none)
@@ -171,6 +172,21 @@ struct capture_root_log {
   }
   ~capture_root_log() { k8s::log::set_root(previous); }
 };
+
+// The files of deploy/crds but `later` (a CRD the scenario installs once
+// every host has subscribed: only the CRD watch can tell them it arrived),
+// and that CRD as an object to create.
+inline std::vector<std::string> deploy_crds_but(const std::string& later) {
+  std::vector<std::string> out;
+  for (const auto& f : std::filesystem::directory_iterator(source_dir() + "/deploy/crds"))
+    if (f.path().filename() != later) out.push_back(f.path().string());
+  return out;
+}
+inline k8s::object deploy_crd(const std::string& file) {
+  auto docs = k8s::read_yaml_file(source_dir() + "/deploy/crds/" + file);
+  BOOST_TEST_REQUIRE((docs && docs->size() == 1u), file);
+  return k8s::object(std::move(docs->front()));
+}
 
 // One attempt on a fresh fixture F(log, dir, args...) (its scenario(), then
 // its refusals()), with the root log captured; `dir`, where F writes its

@@ -11,7 +11,12 @@ resource of the rule in the operator's log (rbac_rules.check_rules). The Open Cl
 so the spoke detection's Klusterlet and ClusterClaim reads are made.
 
 Rules this scenario cannot show are listed in NOT_SHOWN_HERE with the reason; each must leave every step passing
-with nothing refused (so the list cannot go stale).
+with nothing refused (so the list cannot go stale). The OpenShift-only ones are then shown by a second flavour: the
+cluster becomes OpenShift (sim/monitoring/fixtures/openshift: the Project and IngressController CRDs, the default
+IngressController, cluster-monitoring-view as OpenShift ships it, user-workload monitoring), and its default
+Prometheus, openshift-user-workload-monitoring/user-workload, must be registered through thanos-querier's route
+(the apps domain read from the IngressController) with cluster-monitoring-view bound beside thanos-querier, which
+the operator does not hold (its `bind` rule). A baseline and each of those rules removed in turn, as above.
 
 Needs an admin kubeconfig of a cluster that serves deploy/crds, sim/crds and the OCM CRDs of
 sim/monitoring/fixtures/ocm, authorizes with RBAC and runs OwnerReferencesPermissionEnforcement, and the
@@ -39,9 +44,12 @@ REGISTERED = "monitoring.appscode.com/registered"
 MON = "monitoring.coreos.com"
 
 NOT_SHOWN_HERE = {
-    ("clusterroles",): "bind on cluster-monitoring-view: OpenShift's RoleBinding only (not this flavour)",
-    ("ingresscontrollers",): "OpenShift's apps domain: read on an OpenShift cluster only",
+    ("clusterroles",): "bind on cluster-monitoring-view: OpenShift's RoleBinding only (the openshift flavour below)",
+    ("ingresscontrollers",): "OpenShift's apps domain: read on an OpenShift cluster only (the openshift flavour below)",
 }
+OPENSHIFT = "sim/monitoring/fixtures/openshift"
+UWM, UWM_PROM = "openshift-user-workload-monitoring", "user-workload"
+OPENSHIFT_MONITORING = "openshift-monitoring"
 
 APISERVICE = """apiVersion: apiregistration.k8s.io/v1
 kind: APIService
@@ -149,6 +157,24 @@ class MonitoringCluster(rr.Cluster):
             pass
 
 
+    def forget_openshift_objects(self):
+        """The OpenShift flavour's objects an earlier attempt left: its default Prometheus (released) and the
+        RoleBinding beside thanos-querier (owned by that Service, so nothing collects it)."""
+        self.forget_cluster_objects()
+        try:
+            self.rbac.delete_namespaced_role_binding(PROXY, OPENSHIFT_MONITORING)
+        except client.exceptions.ApiException:
+            pass
+        try:
+            self.custom.patch_namespaced_custom_object(MON, "v1", UWM, "prometheuses", UWM_PROM,
+                                                       {"metadata": {"finalizers": None}})
+            self.custom.delete_namespaced_custom_object(MON, "v1", UWM, "prometheuses", UWM_PROM)
+        except client.exceptions.ApiException:
+            pass
+        rr.eventually(lambda: self.gone(lambda: self.get("prometheuses", UWM, UWM_PROM)),
+                      f"Prometheus {UWM}/{UWM_PROM} gone", 30)
+
+
 def scenario(cluster, run, ns):
     cluster.forget_cluster_objects()
     run.step("operator ready", run.ready)
@@ -185,6 +211,36 @@ def scenario(cluster, run, ns):
     cluster.core.delete_namespace(ns)
 
 
+def openshift_scenario(cluster, run, _name):
+    """The OpenShift flavour's steps: its default Prometheus registered through thanos-querier, cluster-monitoring-view
+    bound for the backend, the Prometheus gone after its teardown."""
+    cluster.forget_openshift_objects()
+    cluster.apply(f"{OPENSHIFT}/cluster.yaml")
+    run.step("operator ready", run.ready)
+    prom = lambda: cluster.get("prometheuses", UWM, UWM_PROM)  # noqa: E731
+    run.step("OpenShift: finalizer added", lambda: FINALIZER in (prom()["metadata"].get("finalizers") or []))
+
+    def bound():
+        rb = cluster.rbac.read_namespaced_role_binding(PROXY, OPENSHIFT_MONITORING)
+        return REGISTERED in (rb.metadata.annotations or {}) and rb.role_ref.name == "cluster-monitoring-view"
+    run.step("OpenShift: registered, cluster-monitoring-view bound beside thanos-querier", bound)
+    cluster.custom.delete_namespaced_custom_object(MON, "v1", UWM, "prometheuses", UWM_PROM)
+    run.step("OpenShift: Prometheus gone", lambda: cluster.gone(prom))
+
+
+def check_openshift(cluster, procs, rules, opts, only):
+    """The rules of NOT_SHOWN_HERE (or those of `only` among them) on the cluster made OpenShift."""
+    for rel in (f"{OPENSHIFT}/crds.yaml", f"{OPENSHIFT}/cluster.yaml"):
+        cluster.apply(rel)
+    shown = [i for i, r in enumerate(rules) if tuple(r.get("resources", [])) in NOT_SHOWN_HERE]
+    if only:
+        shown = [i for i in shown if str(i) in only.split(",")]
+    rr.log(f"the cluster made OpenShift: rules {shown}")
+    return rr.check_rules(cluster, procs, rules, openshift_scenario, opts, only=",".join(map(str, shown)),
+                          cleanup=lambda _: cluster.forget_openshift_objects(), not_used_yet={},
+                          refused_without_failing={})
+
+
 def main():
     ap = rr.arguments(2)
     ap.add_argument("--base-url", required=True)
@@ -208,6 +264,9 @@ def main():
                           shard_name="rbac-replica")
         results = rr.check_rules(cluster, procs, rules, scenario, opts, only=a.only, cleanup=cluster.force_remove,
                                  not_used_yet=NOT_SHOWN_HERE, refused_without_failing={})
+        # Last: once the OpenShift CRDs are served, the detectors see an OpenShift cluster.
+        results += [(f"openshift: {what}", ok, detail)
+                    for what, ok, detail in check_openshift(cluster, procs, rules, opts, a.only)]
     finally:
         procs.stop()
     rr.log(f"{len(rules)} rules in {time.time() - t0:.0f} s")

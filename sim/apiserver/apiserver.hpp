@@ -152,6 +152,7 @@ struct write_record {
   std::string namespace_;
   std::string name;
   int code = 0;  // the HTTP status answered
+  std::chrono::steady_clock::time_point at{};  // when the server answered it
   std::string resource_version;  // of the written object, when one was written
   bool dry_run = false;
   // The request as sent, only with apiserver_options::record_write_bodies.

@@ -472,6 +472,7 @@ void apiserver::impl::log_write(const request_info& ri, const k8s::http_request&
   w.namespace_ = ri.namespace_;
   w.name = ri.name;
   w.code = code;
+  w.at = std::chrono::steady_clock::now();
   w.resource_version = rv;
   w.dry_run = dry_run;
   if (opts_.record_write_bodies) {

@@ -2,10 +2,11 @@
 // emulator serves a request and spoils its answer (fault rules with `body`:
 // truncated, huge, wrongKind, missingField, nonUtf8, garbage). One Gadget's
 // status writes get spoiled answers: its passes fail with an error naming the
-// request and back off, while another Gadget keeps converging; once the rule
+// request and are retried no sooner than their backoff, while another Gadget keeps converging; once the rule
 // goes, the spoiled one converges too. Spoiled lists and a watch that sends
 // garbage make the informer re-list; the cache never takes a spoiled answer
 // for an empty list, and both orders still converge after.
+#include "actors/runtime/order_actor.hpp"
 #include "tests/cluster/kind_fixture.hpp"
 #include "tests/require_eventually.hpp"
 
@@ -40,6 +41,36 @@ std::size_t error_count(kind_fixture& f) {
 std::string last_error(kind_fixture& f) {
   std::lock_guard<std::mutex> l(f.rec->mu);
   return f.rec->errors.empty() ? std::string() : f.rec->errors.back();
+}
+
+std::uint64_t last_write_seq(kind_fixture& f) {
+  auto log = f.server.write_log();
+  return log.empty() ? 0 : log.back().seq;
+}
+
+// The spoiled status writes of `name` after write `from_seq`: each failed
+// pass is retried no sooner than the order actor's backoff says (the k-th
+// retry base * 2^(k-1) after the write before it; controller-runtime's
+// per-item limiter), never in a storm. The gaps are the emulator's answer
+// times; a lower bound only, which a slow machine can only widen.
+std::vector<std::chrono::steady_clock::time_point> status_writes(kind_fixture& f, const std::string& name,
+                                                                 std::uint64_t from_seq) {
+  std::vector<std::chrono::steady_clock::time_point> at;
+  for (const auto& w : f.server.write_log())
+    if (w.seq > from_seq && w.verb == "patch" && w.resource == "gadgets/status" && w.name == name) at.push_back(w.at);
+  return at;
+}
+
+void check_backed_off(kind_fixture& f, const std::string& name, std::uint64_t from_seq, std::size_t retries) {
+  BOOST_TEST_REQUIRE(eventually([&] { return status_writes(f, name, from_seq).size() >= retries + 1; }));
+  auto at = status_writes(f, name, from_seq);
+  using ms = std::chrono::duration<double, std::milli>;
+  auto wait = runtime::order_actor_options{}.backoff_base;
+  for (std::size_t k = 1; k <= retries; ++k, wait *= 2) {
+    auto gap = ms(at[k] - at[k - 1]).count(), due = ms(wait).count();
+    BOOST_TEST(gap >= due, "retry " << k << " came " << gap << " ms after the failure before it, sooner than its "
+                                    << "backoff of " << due << " ms");
+  }
 }
 
 }  // namespace
@@ -79,6 +110,7 @@ BOOST_FIXTURE_TEST_CASE(a_spoiled_answer_fails_one_order_and_leaves_the_other_wo
       rule.body = r.body;
       rule.body_field = r.field;
       rule.body_bytes = r.body == "huge" ? (4u << 20) : 0;
+      auto from = last_write_seq(*this);
       auto id = server.add_fault(rule);
       auto errors_before = error_count(*this);
       int ok_before = stored_passes(*this, "g-ok");
@@ -90,8 +122,12 @@ BOOST_FIXTURE_TEST_CASE(a_spoiled_answer_fails_one_order_and_leaves_the_other_wo
       if (r.says.empty()) {
         BOOST_TEST(eventually([&] { return fired(*this, id) >= 1; }));
       } else {
-        // The spoiled order's pass fails, says why, and is retried (backed off).
+        // The spoiled order's pass fails, says why, and is retried, backed off.
         BOOST_TEST(eventually([&] { return error_count(*this) > errors_before && fired(*this, id) >= 2; }));
+        // The first row's from the start of the backoff: the later rows'
+        // begin where it stands (each spoiled write was stored, so no pass
+        // succeeds in between to reset it) and only widen the gaps.
+        if (n == 1) check_backed_off(*this, "g-bad", from, 4);
         BOOST_TEST(last_error(*this).find(r.says) != std::string::npos, last_error(*this));
         BOOST_TEST(last_error(*this).find("PATCH /apis/test.c5c3.io/v1/namespaces/default/gadgets/g-bad/status") !=
                        std::string::npos,

@@ -6,13 +6,16 @@ apiserver and c5c3-sim world, R c5c3-operator processes with distinct --shard-na
 before the orders come), N orders created in one go. Printed per row:
   - seconds until every order reads Ready=True and is held (label c5c3.io/shard) by a replica,
   - the replicas' API requests per order until then (their rest_client_requests_total summed),
+  - their passes per order until then (controller_runtime_reconcile_total summed: every run of an order actor's pass),
   - their requests during the steady state that follows (Lease renewals: R per duration/3),
   - the orders' spread (max/mean of the orders each replica holds),
   - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
 and the ratios against the unsharded baseline of the same run. --kill then, for each sharded R of 2 or more,
 kills one replica with SIGKILL and prints the seconds until every order it held is held by a live replica and
-Ready again (the goal: at most the Lease duration + 2 s) and the survivors' c5c3_shard_handoff_seconds (from
-the ring's change to each moved order's first pass). Each replica watches only its share of the
+Ready again (the goal: at most the Lease duration + 2 s), to the watch event that completed it (order_watch.py)
+and, as before, to the poll of the list that first showed it; the seconds until the survivors' rings dropped
+the dead member (its Lease expired: at most the Lease duration); and the survivors'
+c5c3_shard_handoff_seconds (from the ring's change to each moved order's first pass). Each replica watches only its share of the
 orders and children (label-scoped watches), so RSS per replica should fall with R; --compare adds, for
 each sharded R, a row of the same replicas watching everything (C5C3_SHARD_WATCH_ALL=1): the before/after
 in one run.
@@ -22,6 +25,7 @@ Usage: bench/shard/bench_shard.py [--orders N] [--replicas 1,2,3,5] [--steady S]
 Default: 3000 orders, replicas 1,2,3,5, 30 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
+import datetime
 import json
 import os
 import re
@@ -35,7 +39,9 @@ import urllib.request
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
-from benchlib import Processes, cpu_seconds, diff, free_port, requests_by_method, rss_kib, stop, wait_for  # noqa: E402
+from benchlib import (Processes, cpu_seconds, diff, free_port, gauge_sum, requests_by_method,  # noqa: E402
+                      rss_kib, stop, wait_for)
+from order_watch import OrderWatch  # noqa: E402
 
 NAMESPACE = "c5c3-system"
 LEASE = "15s"
@@ -47,6 +53,11 @@ def summed(metrics_urls):
         for k, v in requests_by_method(url).items():
             out[k] = out.get(k, 0) + v
     return out
+
+
+def passes(metrics_urls):
+    """The replicas' passes (controller_runtime_reconcile_total, every controller and result), summed."""
+    return sum(gauge_sum(url, "controller_runtime_reconcile_total") for url in metrics_urls)
 
 
 def handoff_buckets(metrics_urls):
@@ -69,6 +80,22 @@ def handoff_seconds(before, after):
     total = d.pop("sum", 0)
     bound = next((le for le, n in sorted(d.items(), key=lambda kv: float(kv[0])) if count and n >= count), "+Inf")
     return count, total, bound
+
+
+def ring_changed_after(work, survivors, t_kill, members):
+    """Seconds from the kill until the last of `survivors` logged its ring down to `members` (None: not logged)."""
+    seen = []
+    for name in survivors:
+        for line in open(os.path.join(work, name + ".log"), errors="replace"):
+            if '"Ring members changed"' not in line or f'"members":{members},' not in line:
+                continue
+            ts = re.search(r'"ts":"([^"]+)Z"', line)
+            at = datetime.datetime.strptime(ts.group(1), "%Y-%m-%dT%H:%M:%S.%f").replace(
+                tzinfo=datetime.timezone.utc).timestamp() if ts else 0
+            if at >= t_kill:
+                seen.append(at - t_kill)
+                break
+    return max(seen) if len(seen) == len(survivors) else None
 
 
 def run(a, replicas, sharded, watch_all=False):
@@ -118,6 +145,7 @@ def run(a, replicas, sharded, watch_all=False):
         rss0 = {n: rss_kib(p) for n, p in pids.items()}
         cpu0 = {n: cpu_seconds(p) for n, p in pids.items()}
         req0 = summed(metrics)
+        passes0 = passes(metrics)
         path = os.path.join(work, "orders.json")
         with open(path, "w") as f:
             json.dump({"apiVersion": "v1", "kind": "List", "items": [
@@ -149,6 +177,10 @@ def run(a, replicas, sharded, watch_all=False):
         wait_for(lambda: converged() or time.sleep(1), f"{a.orders} orders Ready on {replicas} replicas", 3600)
         settled = time.time() - t0
         req1 = summed(metrics)
+        passes1 = passes(metrics)
+        for name, url in zip(names, metrics):  # kept with the logs (--keep)
+            with open(os.path.join(work, name + ".metrics"), "w") as f:
+                f.write(urllib.request.urlopen(url, timeout=10).read().decode())
         cpu = sum(cpu_seconds(p) - cpu0[n] for n, p in pids.items())
         growth = [(rss_kib(p) - rss0[n]) / 1024 for n, p in pids.items()]
         time.sleep(a.steady)
@@ -156,20 +188,30 @@ def run(a, replicas, sharded, watch_all=False):
         row = {"replicas": replicas, "sharded": sharded, "watch_all": watch_all, "settled": settled,
                "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
                "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
-               "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu}
+               "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu,
+               "passes": (passes1 - passes0) / a.orders}
         if a.kill and sharded and replicas >= 2:
             # kill -9 the last replica: its Lease runs out, the survivors claim its orders.
             victim = names[-1]
             survivors = [m for n, m in zip(names, metrics) if n != victim]
             before = handoff_buckets(survivors)
             row["killed_held"] = held.get(victim, 0)
-            t_kill = time.time()
-            procs[victim].send_signal(signal.SIGKILL)
-            procs[victim].wait()
-            live.discard(victim)
-            wait_for(lambda: converged() or time.sleep(0.5), f"{victim}'s orders held again", 600)
-            row["handoff"] = time.time() - t_kill
+            watch = OrderWatch(kubectl, "rabbitmqvhosts", "tenant-a", a.orders)
+            try:
+                wait_for(watch.ready, "the orders' watch", 600)
+                watch.killed(live - {victim})
+                t_kill = watch.kill_at
+                procs[victim].send_signal(signal.SIGKILL)
+                procs[victim].wait()
+                live.discard(victim)
+                wait_for(lambda: converged() or time.sleep(0.5), f"{victim}'s orders held again", 600)
+                row["handoff_polled"] = time.time() - t_kill
+                wait_for(lambda: watch.done_after() is not None, "the watch's view of the handoff", 120)
+                row["handoff"] = watch.done_after()
+            finally:
+                watch.stop()
             row["handoff_metric"] = handoff_seconds(before, handoff_buckets(survivors))
+            row["ring_changed"] = ring_changed_after(work, [n for n in names if n != victim], t_kill, replicas - 1)
         return row
     finally:
         stop(procs, work)
@@ -196,26 +238,28 @@ def main():
             rows.append(run(a, int(r), True, watch_all=True))
     base = rows[0]
     print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against 1 unsharded replica\n")
-    print("| replicas | seconds to all Ready | requests per order | steady requests | max/mean held "
-          "| RSS growth per replica, mean / max MiB | CPU s, all replicas |")
-    print("|---|---|---|---|---|---|---|")
+    print("| replicas | seconds to all Ready | requests per order | passes per order | steady requests "
+          "| max/mean held | RSS growth per replica, mean / max MiB | CPU s, all replicas |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
         label += " (watch all)" if r["watch_all"] else ""
         print(f"| {label} | {r['settled']:.1f} ({r['settled'] / base['settled']:.2f}x) | {r['requests']:.2f} "
-              f"({r['requests'] / base['requests']:.2f}x) | {r['steady']} | {r['spread']:.3f} "
+              f"({r['requests'] / base['requests']:.2f}x) | {r['passes']:.2f} | {r['steady']} | {r['spread']:.3f} "
               f"| {r['rss_mean']:.1f} / {r['rss_max']:.1f} ({r['rss_mean'] / max(base['rss_mean'], 0.1):.2f}x) "
               f"| {r['cpu']:.1f} ({r['cpu'] / max(base['cpu'], 0.1):.2f}x) |")
     kills = [r for r in rows if "handoff" in r]
     if kills:
         print(f"\nkill -9 of one replica (Lease {LEASE}; goal: handoff within the Lease duration + 2 s)\n")
-        print("| replicas | orders it held | seconds until all held by live replicas and Ready "
+        print("| replicas | orders it held | seconds until all held by live replicas and Ready (watched; polled) "
+              "| seconds until the survivors' rings dropped it "
               "| the survivors' c5c3_shard_handoff_seconds since the kill: count, mean, all within |")
-        print("|---|---|---|---|")
+        print("|---|---|---|---|---|")
         for r in kills:
             n, total, bound = r["handoff_metric"]
             label = f"{r['replicas']}" + (" (watch all)" if r["watch_all"] else "")
-            print(f"| {label} | {r['killed_held']} | {r['handoff']:.1f} "
+            ring = "?" if r["ring_changed"] is None else f"{r['ring_changed']:.1f}"
+            print(f"| {label} | {r['killed_held']} | {r['handoff']:.1f}; {r['handoff_polled']:.1f} | {ring} "
                   f"| {int(n)}, {total / n if n else 0:.2f} s, {bound} s |")
 
 

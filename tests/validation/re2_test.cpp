@@ -67,11 +67,12 @@ BOOST_AUTO_TEST_CASE(long_input_runs_in_linear_time_without_recursion) {
   auto re = re2_pattern::compile("^[^,]+$");
   BOOST_TEST_REQUIRE(re.has_value());
   BOOST_TEST(re->search(std::string(1000000, 'a')));
-  BOOST_TEST(!re->search(std::string(500000, 'a') + "," + std::string(500000, 'a')));
+  // Built by append: g++ 12 at -O2 warns, wrongly, of operator+ here (-Warray-bounds).
+  BOOST_TEST(!re->search(std::string(500000, 'a').append(",").append(500000, 'a')));
   // A pattern that backtracks exponentially in a backtracking engine.
   auto evil = re2_pattern::compile("^(a+)+$");
   BOOST_TEST_REQUIRE(evil.has_value());
-  BOOST_TEST(!evil->search(std::string(5000, 'a') + "!"));
+  BOOST_TEST(!evil->search(std::string(5000, 'a').append("!")));
 }
 
 BOOST_AUTO_TEST_CASE(invalid_patterns_are_refused) {

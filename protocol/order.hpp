@@ -1,7 +1,10 @@
 // Conversation: order wake-ups, timers and the concurrency limit.
 //
 //   order host  -> order actor : order_update (the latest order object, and
-//                                whether it should wake), wake_atom, retire_atom
+//                                whether it should wake), child_update (a
+//                                child's event: wakes unless it is the echo
+//                                of the order's own write), wake_atom,
+//                                retire_atom
 //   order actor -> order host  : (park_atom, order_key, pass number) asks to
 //                                park (answered bool: go ahead); parked_order
 //                                (parked, or changed its mind) follows a yes
@@ -61,6 +64,14 @@ typename Inspector::result_type inspect(Inspector& f, order_key& x) {
 struct order_update {
   k8s::object order;
   bool wake = true;
+};
+
+// Host -> order actor: an event (added or modified) of one of the order's
+// children, on `cluster`. It wakes the actor unless its last pass said the
+// version is the echo of the order's own write (pass_result::echo).
+struct child_update {
+  std::string cluster;
+  k8s::object child;
 };
 
 // Anyone -> order host: wake the actor of `key` if it exists.
@@ -130,13 +141,15 @@ struct order_probe {
   // Writes sent and not answered yet (the write fence: a stopping actor
   // waits for them before it quits).
   std::uint32_t writes_in_flight = 0;
+  // Child events that woke no pass: the echoes of the order's own writes.
+  std::uint64_t echoes = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, order_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::order_probe"), x.key, x.phase, x.wake_pending,
            x.passes_started, x.passes_finished, x.idle_ticks, x.ticks_in_flight, x.failures, x.armed_timers,
-           x.last_error, x.report, x.last_pass_at, x.last_error_at, x.timers_due, x.writes_in_flight);
+           x.last_error, x.report, x.last_pass_at, x.last_error_at, x.timers_due, x.writes_in_flight, x.echoes);
 }
 
 struct limiter_probe {
@@ -197,3 +210,4 @@ typename Inspector::result_type inspect(Inspector& f, parked_order& x) {
 
 // Local only: carries a shared immutable object.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::order_update)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::child_update)

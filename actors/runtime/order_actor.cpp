@@ -126,6 +126,7 @@ void order_state::finish_pass(std::uint64_t n, pass_result r) {
     mm->work_duration.observe(elapsed);
   }
   report = std::move(r.report);
+  if (r.echo) echo = std::move(r.echo);
   last_pass_at = k8s::format_rfc3339(wall(now()));
   switch (r.outcome) {
     case pass_outcome::converged:
@@ -211,6 +212,7 @@ protocol::order_probe order_state::probe() const {
                                           ? order_phase::stopping
                                           : phase);
   p.writes_in_flight = writes->in_flight;
+  p.echoes = echoes;
   p.wake_pending = wake_pending;
   p.passes_started = pass_number;
   p.passes_finished = passes_finished;
@@ -248,6 +250,7 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
     st.report = r->report;
     st.last_pass_at = r->last_pass_at;
     st.last_error_at = r->last_error_at;
+    st.echoes = r->echoes;
   }
   return {
       [self](protocol::order_update& u) {
@@ -261,6 +264,14 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
         }
         st.order = std::move(u.order);
         if (u.wake) st.wake();
+      },
+      [self](const protocol::child_update& c) {
+        auto& st = self->state;
+        if (st.echo && !st.stopping && st.echo(c.cluster, c.child, st.now())) {
+          ++st.echoes;
+          return;
+        }
+        st.wake();
       },
       [self](protocol::wake_atom) { self->state.wake(); },
       [self](const protocol::timer_tick& t) { self->state.on_tick(t); },

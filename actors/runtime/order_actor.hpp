@@ -2,7 +2,10 @@
 //
 // - One pass at a time. A wake-up (an order update that passed the predicate,
 //   a child event, a timer, a wake from another actor) during a pass is
-//   coalesced into exactly one more pass after it.
+//   coalesced into exactly one more pass after it. A child's event that is
+//   only the echo of the order's own write (the last pass's
+//   pass_result::echo says so: the runner's write memo holds that version
+//   as an answer) wakes none.
 // - A pass ends converged, requeue-after(d), requeue, or error. Errors and
 //   requeues back off per order (5 ms doubling to 1000 s); success resets it.
 // - Named timers (requeue, rotation, grace, ...) are re-armed or cancelled at

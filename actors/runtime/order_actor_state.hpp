@@ -49,6 +49,10 @@ struct order_state {
   // CAF's clock).
   std::function<bool(const k8s::object&, caf::actor_clock::time_point)> settled;
   bool offering = false;
+  // The last pass's question whether a child's event is the echo of the
+  // order's own write (pass_result::echo), and how many woke no pass.
+  std::function<bool(const std::string&, const k8s::object&, caf::actor_clock::time_point)> echo;
+  std::uint64_t echoes = 0;
   std::optional<named_timers::time_point> deferred_tick;
   // For explain: the last pass's report, when it ended and when the last
   // error happened (wall clock), and when each armed timer fires.

@@ -121,7 +121,7 @@ void host_state::on_order_event(const protocol::object_event& ev) {
   if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
 }
 
-bool host_state::wake(const order_key& key) {
+bool host_state::wake(const order_key& key, const protocol::object_event* child) {
   auto i = orders.find(key);
   if (i == orders.end() || i->second.retiring) return false;
   auto& e = i->second;
@@ -129,6 +129,8 @@ bool host_state::wake(const order_key& key) {
     unpark(key, e);
   else if (e.parking)
     e.held_wake = true;
+  else if (child && child->type != protocol::event_type::deleted)
+    self->send(e.actor, protocol::child_update{child->cluster, child->obj});
   else
     self->send(e.actor, protocol::wake_atom::value);
   return true;
@@ -164,7 +166,7 @@ std::optional<order_key> host_state::order_of_event_object(const k8s::object& ob
 
 void host_state::on_child_event(const protocol::object_event& ev) {
   auto now = order_of_event_object(ev.obj, ev.cluster);
-  bool routed = now && wake(*now);
+  bool routed = now && wake(*now, &ev);
   routed = wake_referencing(ev.obj, ev.type == protocol::event_type::modified ? ev.old : k8s::object{},
                             ev.cluster) ||
            routed;

@@ -131,7 +131,10 @@ struct host_state {
 
   void evaluate(const order_key& key);
 
-  bool wake(const order_key& key);
+  // Wakes the order's actor (unparks a parked one). `child`: the event of
+  // one of its children that wakes it, which a running actor is handed so
+  // that the echo of its own write wakes no pass (protocol::child_update).
+  bool wake(const order_key& key, const protocol::object_event* child = nullptr);
 
   // The wake rules of the event's kind: every order of its cluster whose
   // latest object a rule relates to the event's object (either version).

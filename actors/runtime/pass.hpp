@@ -56,6 +56,13 @@ struct pass_result {
   // against that version, is empty). True parks the actor; false asks again
   // after park_after; empty: never parked.
   std::function<bool(const k8s::object& order, caf::actor_clock::time_point now)> settled;
+  // Asked for each event of one of the order's children (its cluster, the
+  // object as the event shows it) from then on: whether it is only the echo
+  // of one of the order's own writes, whose answer its pass continued from
+  // (the runner: a version its write memo holds as an answer). Such an event
+  // wakes no pass: the pass it would start sees nothing new. Empty: every
+  // child event wakes one.
+  std::function<bool(const std::string& cluster, const k8s::object& child, caf::actor_clock::time_point now)> echo;
 
   static pass_result converged() { return {}; }
   // A duration <= 0 is plain success, as controller-runtime treats RequeueAfter 0.

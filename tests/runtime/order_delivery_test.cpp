@@ -1,7 +1,8 @@
 // The order actor's account of the versions its host delivered
 // (pass_context::delivered): every version since the previous pass began,
 // in the order they came, filtered updates too; the runner's memo orders its
-// own writes' answers by it (tests/runner/memo_delivery_test.cpp).
+// own writes' answers by it (tests/runner/memo_delivery_test.cpp). A child's
+// event that the last pass calls the echo of its own write wakes no pass.
 #include "coordinator_fixture.hpp"
 
 #include "actors/runtime/order_actor.hpp"
@@ -78,6 +79,45 @@ BOOST_FIXTURE_TEST_CASE(an_account_longer_than_kept_says_it_is_not_all, delivery
   BOOST_TEST(log->delivered_all.back());  // a new account each pass
   BOOST_TEST(log->delivered.back() == strings{"101"}, boost::test_tools::per_element());
   BOOST_TEST(release());
+}
+
+BOOST_FIXTURE_TEST_CASE(a_childs_echo_of_the_orders_own_write_wakes_no_pass, delivery_fixture) {
+  auto child = [&](const std::string& rv) {
+    k8s::object_builder b{"v1", "ConfigMap", "monitoring-operator", "ra-cm"};
+    b.set_resource_version(rv);
+    caf::anon_send(actor, protocol::child_update{"target-1", std::move(b).freeze()});
+    run();
+  };
+  // Before any pass said what its writes answered, every child event wakes.
+  deliver("55");
+  BOOST_TEST_REQUIRE(log->started == 1);
+  BOOST_TEST(release());
+  child("6");
+  BOOST_TEST_REQUIRE(log->started == 2);
+  // This pass's write answered version 7 of the ConfigMap.
+  strings asked;
+  auto r = pass_result::converged();
+  r.echo = [&asked](const std::string& cluster, const k8s::object& o, caf::actor_clock::time_point) {
+    asked.push_back(cluster + " " + std::string(o.name()) + " " + std::string(o.resource_version()));
+    return o.resource_version() == "7";
+  };
+  BOOST_TEST(ask<bool>(gate, free_atom::value, protocol::order_key{}, r));
+  child("7");
+  BOOST_TEST(log->started == 2);  // the echo: no pass
+  BOOST_TEST(probe_order(actor).echoes == 1u);
+  child("8");  // somebody else's version: a pass
+  BOOST_TEST_REQUIRE(log->started == 3);
+  BOOST_TEST(asked == (strings{"target-1 ra-cm 7", "target-1 ra-cm 8"}), boost::test_tools::per_element());
+  // During that pass, the echo is asked too, and coalesces nothing.
+  child("7");
+  BOOST_TEST(release());
+  BOOST_TEST(log->started == 3);
+  // A plain wake and an order update wake whatever the echo says.
+  caf::anon_send(actor, protocol::wake_atom::value);
+  run();
+  BOOST_TEST_REQUIRE(log->started == 4);
+  BOOST_TEST(release());
+  BOOST_TEST(probe_order(actor).echoes == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

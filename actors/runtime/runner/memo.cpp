@@ -146,6 +146,24 @@ std::vector<k8s::object> write_memo::latest_list(std::string_view cluster, const
   return out;
 }
 
+bool write_memo::echo(const memo_key& k, const k8s::object& shown, time_point now) {
+  expire(now);
+  auto it = entries_.find(k);
+  const auto rv = shown.resource_version();
+  if (it == entries_.end() || rv.empty()) return false;
+  auto& chain = it->second;
+  if (std::none_of(chain.begin(), chain.end(), [&](const entry& e) { return e.answer && e.answer.resource_version() == rv; }))
+    return false;
+  // The cache shows that answer: what came before it is spent, and all of
+  // it unless a later write of this actor replaced it.
+  auto next = std::find_if(chain.begin(), chain.end(), [&](const entry& e) { return e.before == rv; });
+  if (next == chain.end())
+    entries_.erase(it);
+  else
+    chain.erase(chain.begin(), next);
+  return true;
+}
+
 std::size_t write_memo::size() const {
   std::size_t n = 0;
   for (const auto& [k, chain] : entries_) n += chain.size();

@@ -88,6 +88,13 @@ class write_memo {
                                        const std::vector<k8s::object>& cached,
                                        const std::function<bool(const k8s::object&)>& belongs, time_point now);
 
+  // Whether `shown`, a watch event's version of `k`, is an answer the memo
+  // holds: the echo of this actor's own write, which its pass continued
+  // from when the answer came (a pass woken by it would see nothing new).
+  // If so, the entries it shows the cache has caught up with are spent, as
+  // latest() would spend them (the used and ahead flags are left alone).
+  bool echo(const memo_key& k, const k8s::object& shown, time_point now);
+
   // Whether a read since the last reset() returned something the cache does
   // not show yet (the pass should come back once the cache caught up).
   bool used() const { return used_; }

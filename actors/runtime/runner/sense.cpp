@@ -38,6 +38,12 @@ void finish(const run_ptr& r, pass_result res) {
     if (order) memo->latest(memo_key_of(cluster, order), order, now);
     return memo->size() == 0;
   };
+  // A child's event showing a version this actor's write answered is the
+  // echo of that write, which its pass went on from: it wakes no pass.
+  res.echo = [memo = r->memo](const std::string& cluster, const k8s::object& child,
+                              caf::actor_clock::time_point now) {
+    return memo->echo(memo_key_of(cluster, child), child, now);
+  };
   if (r->ctx.finish(std::move(res)) && r->deps->orders)
     r->deps->orders->settled(r->snap.key, r->started_with, r->snap.order);
 }

@@ -185,6 +185,11 @@ BOOST_FIXTURE_TEST_CASE(a_relist_after_gone_tells_the_subscriber_what_it_missed,
   BOOST_TEST_REQUIRE(static_cast<bool>(sub));
   std::vector<note> log;
   BOOST_TEST_REQUIRE(receive_until(self, log, has_synced()));
+  // The watch is open once an event came through it (synced says only that
+  // the list was answered): relist_only ends the watches open when it is
+  // called, and one opened later would hold its events for good.
+  BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("open", "0"), {}})));
+  BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::added, "open")));
   log.clear();
 
   // The changes come only through the list that follows the watch's 410.
@@ -220,7 +225,7 @@ BOOST_FIXTURE_TEST_CASE(a_relist_after_gone_tells_the_subscriber_what_it_missed,
   BOOST_TEST_REQUIRE(static_cast<bool>(cached));
   std::vector<std::string> names;
   for (const auto& o : cached->items) names.emplace_back(o.name());
-  BOOST_TEST((names == std::vector<std::string>{"change", "fresh", "keep"}));
+  BOOST_TEST((names == std::vector<std::string>{"change", "fresh", "keep", "open"}));
 }
 
 BOOST_FIXTURE_TEST_CASE(unserved_kind_is_an_error_unless_optional, cluster_fixture) {

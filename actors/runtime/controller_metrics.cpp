@@ -69,6 +69,10 @@ controller_metrics::controller_metrics(metrics::registry& reg, const std::string
                               "Converged orders whose actor is parked until an event or a timer wakes it",
                               {"controller"})
                         .with({c})),
+      child_echoes(reg.counter("c5c3_child_echoes_total",
+                               "Events of an order's children that woke no pass: the echoes of its own writes",
+                               {"controller"})
+                       .with({c})),
       host_mailbox_depth(reg.gauge("c5c3_mailbox_depth",
                                    "Messages waiting in an actor's mailbox when it last handled one",
                                    {"controller", "actor"})

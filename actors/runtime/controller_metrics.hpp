@@ -38,6 +38,9 @@ struct controller_metrics {
   // c5c3_order_actors{controller}, c5c3_mailbox_depth{controller,actor}
   metrics::gauge& order_actors;
   metrics::gauge& orders_parked;  // c5c3_orders_parked{controller}
+  // c5c3_child_echoes_total{controller}: child events that woke no pass,
+  // the echoes of the order's own writes (pass_result::echo).
+  metrics::counter& child_echoes;
   metrics::gauge& host_mailbox_depth;
   metrics::gauge& order_mailbox_depth;  // the deepest order mailbox at its last pass start
 };

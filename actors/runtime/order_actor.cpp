@@ -269,6 +269,7 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
         auto& st = self->state;
         if (st.echo && !st.stopping && st.echo(c.cluster, c.child, st.now())) {
           ++st.echoes;
+          if (auto* mm = st.m()) mm->child_echoes.inc();
           return;
         }
         st.wake();

@@ -307,6 +307,7 @@ BOOST_AUTO_TEST_CASE(controller_runtime_names_and_labels) {
       {"rest_client_requests_total", "counter", {"code", "host", "method"}},
       {"c5c3_order_actors", "gauge", {"controller"}},
       {"c5c3_orders_parked", "gauge", {"controller"}},
+      {"c5c3_child_echoes_total", "counter", {"controller"}},
       {"c5c3_mailbox_depth", "gauge", {"actor", "controller"}},
   };
   for (const auto& r : rows) {

@@ -7,6 +7,7 @@ before the orders come), N orders created in one go. Printed per row:
   - seconds until every order reads Ready=True and is held (label c5c3.io/shard) by a replica,
   - the replicas' API requests per order until then (their rest_client_requests_total summed),
   - their passes per order until then (controller_runtime_reconcile_total summed: every run of an order actor's pass),
+    and the child events per order that woke none (c5c3_child_echoes_total: the echoes of the orders' own writes),
   - their requests during the steady state that follows (Lease renewals: R per duration/3),
   - the orders' spread (max/mean of the orders each replica holds),
   - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
@@ -56,8 +57,10 @@ def summed(metrics_urls):
 
 
 def passes(metrics_urls):
-    """The replicas' passes (controller_runtime_reconcile_total, every controller and result), summed."""
-    return sum(gauge_sum(url, "controller_runtime_reconcile_total") for url in metrics_urls)
+    """The replicas' passes (controller_runtime_reconcile_total, every controller and result) and the child events
+    that woke none (c5c3_child_echoes_total: the echoes of the orders' own writes), each summed."""
+    return (sum(gauge_sum(url, "controller_runtime_reconcile_total") for url in metrics_urls),
+            sum(gauge_sum(url, "c5c3_child_echoes_total") for url in metrics_urls))
 
 
 def handoff_buckets(metrics_urls):
@@ -189,7 +192,7 @@ def run(a, replicas, sharded, watch_all=False):
                "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
                "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
                "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu,
-               "passes": (passes1 - passes0) / a.orders}
+               "passes": (passes1[0] - passes0[0]) / a.orders, "echoes": (passes1[1] - passes0[1]) / a.orders}
         if a.kill and sharded and replicas >= 2:
             # kill -9 the last replica: its Lease runs out, the survivors claim its orders.
             victim = names[-1]
@@ -238,14 +241,14 @@ def main():
             rows.append(run(a, int(r), True, watch_all=True))
     base = rows[0]
     print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against 1 unsharded replica\n")
-    print("| replicas | seconds to all Ready | requests per order | passes per order | steady requests "
+    print("| replicas | seconds to all Ready | requests per order | passes per order (echoes that woke none) | steady requests "
           "| max/mean held | RSS growth per replica, mean / max MiB | CPU s, all replicas |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
         label += " (watch all)" if r["watch_all"] else ""
         print(f"| {label} | {r['settled']:.1f} ({r['settled'] / base['settled']:.2f}x) | {r['requests']:.2f} "
-              f"({r['requests'] / base['requests']:.2f}x) | {r['passes']:.2f} | {r['steady']} | {r['spread']:.3f} "
+              f"({r['requests'] / base['requests']:.2f}x) | {r['passes']:.2f} ({r['echoes']:.2f}) | {r['steady']} | {r['spread']:.3f} "
               f"| {r['rss_mean']:.1f} / {r['rss_max']:.1f} ({r['rss_mean'] / max(base['rss_mean'], 0.1):.2f}x) "
               f"| {r['cpu']:.1f} ({r['cpu'] / max(base['cpu'], 0.1):.2f}x) |")
     kills = [r for r in rows if "handoff" in r]

@@ -55,6 +55,39 @@ void order_state::wake() {
   }
 }
 
+bool order_state::is_echo(const protocol::child_update& c) {
+  if (!echo || !echo(c.cluster, c.child, now())) return false;
+  ++echoes;
+  if (auto* mm = m()) mm->child_echoes.inc();
+  return true;
+}
+
+void order_state::on_child(protocol::child_update c) {
+  if (stopping) return;
+  if (phase == order_phase::running && !wake_pending) {
+    // Judged when the pass ends, once its writes' answers are in its memo.
+    if (held_children.size() < held_kept)
+      held_children.push_back(std::move(c));
+    else
+      held_overflow = true;
+    return;
+  }
+  if (!is_echo(c)) wake();
+}
+
+// The pass ended: a child event that came during it and is not the echo of
+// one of its writes wakes one more.
+void order_state::judge_held_children() {
+  auto held = std::exchange(held_children, {});
+  bool news = std::exchange(held_overflow, false);
+  for (const auto& c : held)
+    if (!is_echo(c)) news = true;
+  if (news && !stopping && !wake_pending) {
+    wake_pending = true;
+    if (auto* mm = m()) mm->adds.inc();
+  }
+}
+
 void order_state::enqueue(bool count_add) {
   phase = order_phase::waiting_for_token;
   queued_at = now();
@@ -127,6 +160,7 @@ void order_state::finish_pass(std::uint64_t n, pass_result r) {
   }
   report = std::move(r.report);
   if (r.echo) echo = std::move(r.echo);
+  judge_held_children();
   last_pass_at = k8s::format_rfc3339(wall(now()));
   switch (r.outcome) {
     case pass_outcome::converged:
@@ -265,15 +299,7 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
         st.order = std::move(u.order);
         if (u.wake) st.wake();
       },
-      [self](const protocol::child_update& c) {
-        auto& st = self->state;
-        if (st.echo && !st.stopping && st.echo(c.cluster, c.child, st.now())) {
-          ++st.echoes;
-          if (auto* mm = st.m()) mm->child_echoes.inc();
-          return;
-        }
-        st.wake();
-      },
+      [self](protocol::child_update& c) { self->state.on_child(std::move(c)); },
       [self](protocol::wake_atom) { self->state.wake(); },
       [self](const protocol::timer_tick& t) { self->state.on_tick(t); },
       [self](protocol::retire_atom) { self->state.stop(); },

@@ -53,6 +53,12 @@ struct order_state {
   // order's own write (pass_result::echo), and how many woke no pass.
   std::function<bool(const std::string&, const k8s::object&, caf::actor_clock::time_point)> echo;
   std::uint64_t echoes = 0;
+  // Child events that came during a pass, judged when it ends: the event of
+  // a write may overtake the write's answer, which the pass's memo holds
+  // only once it came. At most `held_kept`; past that, one more pass.
+  static constexpr std::size_t held_kept = 16;
+  std::vector<protocol::child_update> held_children;
+  bool held_overflow = false;
   std::optional<named_timers::time_point> deferred_tick;
   // For explain: the last pass's report, when it ended and when the last
   // error happened (wall clock), and when each armed timer fires.
@@ -78,6 +84,9 @@ struct order_state {
 
   // order_actor.cpp
   void wake();
+  void on_child(protocol::child_update c);
+  bool is_echo(const protocol::child_update& c);
+  void judge_held_children();
   void enqueue(bool count_add);
   void start_pass();
   void finish_pass(std::uint64_t n, pass_result r);

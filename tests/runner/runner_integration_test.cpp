@@ -279,8 +279,9 @@ BOOST_FIXTURE_TEST_CASE(the_echo_of_the_orders_own_child_write_wakes_no_pass_and
   BOOST_TEST_REQUIRE(eventually([&] { return reason_is("quiet", "Mapped"); }));
   // The ConfigMap's create (and each apply after a spec change) comes back
   // as a watch event through the host: the actor, whose memo holds that
-  // answer, starts no pass for it. An event that overtakes its write's
-  // answer still wakes one, hence a few changes to see one echo for sure.
+  // answer, starts no pass for it (an event that overtakes its write's
+  // answer is judged when the pass ends). A few changes, in case a loaded
+  // machine lets one echo go unrecognised.
   const char* sizes[] = {"large", "small", "large", "small"};
   for (const char* size : sizes) {
     if (probe("quiet").echoes >= 1u) break;

@@ -36,6 +36,13 @@ struct delivery_fixture : registry_holder, coordinator_fixture {
     caf::anon_send(actor, protocol::order_update{secret_at(rv), wake});
     run();
   }
+  // An event of the order's child ConfigMap ra-cm on `cluster`, at `rv`.
+  void child_event(const std::string& cluster, const std::string& rv) {
+    k8s::object_builder b{"v1", "ConfigMap", "monitoring-operator", "ra-cm"};
+    b.set_resource_version(rv);
+    caf::anon_send(actor, protocol::child_update{cluster, std::move(b).freeze()});
+    run();
+  }
   bool release() { return ask<bool>(gate, free_atom::value, protocol::order_key{}, pass_result::converged()); }
 };
 
@@ -82,12 +89,7 @@ BOOST_FIXTURE_TEST_CASE(an_account_longer_than_kept_says_it_is_not_all, delivery
 }
 
 BOOST_FIXTURE_TEST_CASE(a_childs_echo_of_the_orders_own_write_wakes_no_pass, delivery_fixture) {
-  auto child = [&](const std::string& rv) {
-    k8s::object_builder b{"v1", "ConfigMap", "monitoring-operator", "ra-cm"};
-    b.set_resource_version(rv);
-    caf::anon_send(actor, protocol::child_update{"target-1", std::move(b).freeze()});
-    run();
-  };
+  auto child = [&](const std::string& rv) { child_event("target-1", rv); };
   // Before any pass said what its writes answered, every child event wakes.
   deliver("55");
   BOOST_TEST_REQUIRE(log->started == 1);
@@ -121,12 +123,7 @@ BOOST_FIXTURE_TEST_CASE(a_childs_echo_of_the_orders_own_write_wakes_no_pass, del
 }
 
 BOOST_FIXTURE_TEST_CASE(a_childs_event_during_a_pass_is_judged_when_the_pass_ends, delivery_fixture) {
-  auto child = [&](const std::string& rv) {
-    k8s::object_builder b{"v1", "ConfigMap", "monitoring-operator", "ra-cm"};
-    b.set_resource_version(rv);
-    caf::anon_send(actor, protocol::child_update{"", std::move(b).freeze()});
-    run();
-  };
+  auto child = [&](const std::string& rv) { child_event("", rv); };
   auto ending = [](std::string echo_rv) {
     auto r = pass_result::converged();
     r.echo = [echo_rv](const std::string&, const k8s::object& o, caf::actor_clock::time_point) {

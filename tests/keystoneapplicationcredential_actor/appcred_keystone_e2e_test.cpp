@@ -30,7 +30,7 @@ BOOST_FIXTURE_TEST_CASE(a_credential_in_a_real_keystone, on_real_keystone) { cre
 // still authenticates until previousCredentialDeleteAt and is refused and
 // gone from Keystone after it; Keystone's expires_at is credentialExpiresAt.
 BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule_in_a_real_keystone, on_real_keystone) {
-  create_scheduled_credential("1m", "30s");
+  create_scheduled_credential("1m", "15s");
   const auto first_id = std::string(credential_order().get_string({"status", "credentialID"}));
   const auto first_secret = delivered("application_credential_secret");
   const auto first_clouds = delivered("clouds.yaml");
@@ -61,7 +61,7 @@ BOOST_FIXTURE_TEST_CASE(a_rotation_on_schedule_in_a_real_keystone, on_real_keyst
     // answer that came before that instant must be a token.
     const auto old = authenticate(first_id, first_secret);
     const bool in_grace = k8s::clock::now() < *delete_at;
-    BOOST_TEST_REQUIRE(in_grace, "the 30 s grace period ended before the test could authenticate");
+    BOOST_TEST_REQUIRE(in_grace, "the 15 s grace period ended before the test could authenticate");
     BOOST_TEST(old.first == 201);
   }
   BOOST_TEST_REQUIRE(eventually([&] { return delivered("application_credential_id") == second_id; }));

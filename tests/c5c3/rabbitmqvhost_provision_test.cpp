@@ -90,10 +90,14 @@ BOOST_AUTO_TEST_CASE(step2_the_vhost_cr) {
   auto foreign = make_object("rabbitmq.com/v1beta1", "Vhost", "openstack", "orders-32606a5f-vhost-vhost");
   const std::string delete_spec = R"({"controlPlaneRef":{"name":"cp","namespace":"openstack"},"deletionPolicy":"Delete"})";
   const row rows[] = {
-      {"the Vhost CR <prefix>vhost is created when none is live", default_spec, std::nullopt, true,
-       {"create Vhost " + p("vhost")}, "WaitingForVhost", "Vhost " + p("vhost") + " is not Ready yet", 10s},
+      // WaitingForVhost asks for no timed requeue: the Vhost is the order's
+      // child, and its events wake the order (on_child_event).
+      {"the Vhost CR <prefix>vhost is created when none is live, and its event wakes the order", default_spec,
+       std::nullopt, true, {"create Vhost " + p("vhost")}, "WaitingForVhost",
+       "Vhost " + p("vhost") + " is not Ready yet", std::nullopt},
       {"a changed policy reaches it (applied in the topology operator's spelling)", delete_spec, live_vhost("retain"),
-       true, {"apply Vhost " + p("vhost")}, "WaitingForVhost", "Vhost " + p("vhost") + " is not Ready yet", 10s},
+       true, {"apply Vhost " + p("vhost")}, "WaitingForVhost", "Vhost " + p("vhost") + " is not Ready yet",
+       std::nullopt},
       {"a cluster that serves no Vhost kind reads TopologyOperatorNotInstalled and comes back after 10 minutes",
        default_spec, std::nullopt, false, {}, "TopologyOperatorNotInstalled",
        "the cluster serves no vhosts.rabbitmq.com; install the RabbitMQ Messaging Topology Operator", 10min},
@@ -104,7 +108,7 @@ BOOST_AUTO_TEST_CASE(step2_the_vhost_cr) {
        true, {}, "VhostFailed", "the topology operator cannot create vhost \"orders-32606a5f\": nope", 10s},
       {"until the topology operator reports it Ready at its current generation the step reads WaitingForVhost",
        default_spec, live_vhost("retain", topo::pending), true, {}, "WaitingForVhost",
-       "Vhost " + p("vhost") + " is not Ready yet", 10s},
+       "Vhost " + p("vhost") + " is not Ready yet", std::nullopt},
   };
   for (auto& r : rows) {
     BOOST_TEST_CONTEXT(r.sentence) {
@@ -177,6 +181,7 @@ BOOST_AUTO_TEST_CASE(step4_the_first_generation_step_by_step) {
     auto plan = w.plan();
     BOOST_TEST(plan.writes.empty());
     expect(plan, false, "WaitingForUser");
+    BOOST_TEST_CONTEXT("with no timed requeue: the User's event wakes the order") BOOST_TEST(!plan.requeue);
   }
   BOOST_TEST_CONTEXT("the Permission grants .* three times on the vhost once the User is Ready") {
     world w;
@@ -188,6 +193,12 @@ BOOST_AUTO_TEST_CASE(step4_the_first_generation_step_by_step) {
     BOOST_TEST(plan.writes[0].body.get_string({"spec", "user"}) == "orders-32606a5f-v1");
     BOOST_TEST(plan.writes[0].body.get_string({"spec", "vhost"}) == "orders-32606a5f");
     expect(plan, false, "WaitingForUser");
+    BOOST_TEST(!plan.requeue);
+  }
+  BOOST_TEST_CONTEXT("a broker refusal still comes back after 10 s (the topology operator retries it)") {
+    world w;
+    w.generation(1, topo::failed, topo::ready);
+    BOOST_TEST((w.plan().requeue == orders::requeue(10s)));
   }
   BOOST_TEST_CONTEXT("a broker refusal reads VhostFailed") {
     world w;

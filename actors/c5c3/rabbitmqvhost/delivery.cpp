@@ -78,7 +78,7 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
     password = secret_value(*s.password_secret, key_password).value_or("");
   if (password.empty())
     return fail(reason_waiting_for_password,
-                fmt::format("the password of generation {} is not available yet", gen), requeue_after);
+                fmt::format("the password of generation {} is not available yet", gen), on_child_event);
 
   // 3. The transport URL and the source Secret with the six keys.
   const std::string username = n.broker_user(gen);

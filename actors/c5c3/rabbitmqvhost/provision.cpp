@@ -97,7 +97,7 @@ provision_plan provisioner::run() {
   std::string vhost_key = ns + "/" + n_.vhost_child();
   if (ensured.write) {
     p_.writes.push_back(*ensured.write);
-    fail(reason_waiting_for_vhost, fmt::format("Vhost {} is not Ready yet", vhost_key), requeue_after);
+    fail(reason_waiting_for_vhost, fmt::format("Vhost {} is not Ready yet", vhost_key), on_child_event);
     return finish();
   }
   if (auto msg = topology_failure(*vhost); !msg.empty()) {
@@ -106,7 +106,7 @@ provision_plan provisioner::run() {
     return finish();
   }
   if (!topology_ready(*vhost)) {
-    fail(reason_waiting_for_vhost, fmt::format("Vhost {} is not Ready yet", vhost_key), requeue_after);
+    fail(reason_waiting_for_vhost, fmt::format("Vhost {} is not Ready yet", vhost_key), on_child_event);
     return finish();
   }
   p_.status.vhost = n_.vhost();
@@ -160,12 +160,12 @@ requeue provisioner::mint(const vhost_generations& children, std::int64_t gen) {
       fail(reason_waiting_for_user,
            fmt::format("User {}/{} or Permission {}/{} of generation {} is not Ready yet", ns, n_.user(gen), ns,
                        n_.permission(gen), gen),
-           requeue_after);
+           on_child_event);
     } else {
       // The delivered user stays valid while its successor is created.
       set_true(fmt::format("{}; generation {} is being created", provisioned_message(), gen));
     }
-    return requeue_after;
+    return on_child_event;
   };
 
   // The password Secret, generated once.

@@ -28,6 +28,15 @@ inline constexpr duration order_reference_hold_requeue_after = std::chrono::minu
 // korcRequeueAfter: the waits of the gates and the patient teardown.
 inline constexpr duration korc_requeue_after = std::chrono::seconds(10);
 
+// A wait for one of the order's own children, listed by its ownership labels:
+// no timed requeue of its own. Every event of such a child wakes the order (the
+// runner's children informers), so the scaffold's refresh is only the
+// backstop. The reference polls these waits every korcRequeueAfter because its
+// client caches no topology kind; a poll here would find what the event
+// already brought, and on a sharded replica, where wake-ups do not coalesce
+// behind a long queue, those polls were most of the passes (issue 17).
+inline constexpr requeue on_child_event = std::nullopt;
+
 // orderPassResult: a requeue a step asked for stands; a converged order on the
 // management cluster waits for an event; every other order comes back after
 // order_refresh_after.

@@ -3,7 +3,8 @@
 //   order host  -> order actor : order_update (the latest order object, and
 //                                whether it should wake), child_update (a
 //                                child's event: wakes unless it is the echo
-//                                of the order's own write), wake_atom,
+//                                of the order's own write or changed nothing
+//                                but its version), wake_atom,
 //                                retire_atom
 //   order actor -> order host  : (park_atom, order_key, pass number) asks to
 //                                park (answered bool: go ahead); parked_order
@@ -68,10 +69,13 @@ struct order_update {
 
 // Host -> order actor: an event (added or modified) of one of the order's
 // children, on `cluster`. It wakes the actor unless its last pass said the
-// version is the echo of the order's own write (pass_result::echo).
+// version is the echo of the order's own write (pass_result::echo), or the
+// host found nothing changed but the version (`news` false: a finalizer or a
+// status field the informer drops); either way it shows the cache's version.
 struct child_update {
   std::string cluster;
   k8s::object child;
+  bool news = true;
 };
 
 // Anyone -> order host: wake the actor of `key` if it exists.
@@ -174,6 +178,8 @@ struct host_probe {
   std::uint64_t retired = 0;
   std::uint64_t filtered = 0;  // order updates the predicate did not pass
   std::uint64_t unrouted = 0;  // child events that mapped to no known order
+  // Child modifications that changed nothing but the version (no pass woken).
+  std::uint64_t unchanged_children = 0;
   // Wake-ups sent through the index of what the orders name (a user change
   // waking the assignments that name it).
   std::uint64_t referenced_wakes = 0;
@@ -185,7 +191,8 @@ struct host_probe {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, host_probe& x) {
   return f(caf::meta::type_name("c5c3::protocol::host_probe"), x.live, x.retiring, x.spawned,
-           x.retired, x.filtered, x.unrouted, x.referenced_wakes, x.parked, x.parks, x.unparks);
+           x.retired, x.filtered, x.unrouted, x.unchanged_children, x.referenced_wakes, x.parked, x.parks,
+           x.unparks);
 }
 
 // Order actor -> order host, after the host agreed to park it: `parked`

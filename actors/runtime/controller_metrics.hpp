@@ -6,6 +6,7 @@
 
 #include "actors/runtime/metrics.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,9 @@ namespace c5c3::runtime {
 const std::vector<double>& reconcile_time_buckets();
 // workqueue_{queue,work}_duration_seconds buckets: ExponentialBuckets(10e-9, 10, 12).
 const std::vector<double>& workqueue_duration_buckets();
+
+// What woke an order (c5c3_pass_wakes_total's cause).
+enum class wake_cause : std::uint8_t { order, child, host, requeue, rotation, grace, timer };
 
 struct controller_metrics {
   controller_metrics(metrics::registry& reg, const std::string& controller);
@@ -41,6 +45,18 @@ struct controller_metrics {
   // c5c3_child_echoes_total{controller}: child events that woke no pass,
   // the echoes of the order's own writes (pass_result::echo).
   metrics::counter& child_echoes;
+  // c5c3_pass_wakes_total{controller,cause}: the wake-ups that queued a pass
+  // (those coalesced into one already queued are not counted), by what woke
+  // the order: its own event, a child's, the host (a reference or a
+  // handoff), or a timer by its name.
+  metrics::counter& wakes_order;
+  metrics::counter& wakes_child;
+  metrics::counter& wakes_host;
+  metrics::counter& wakes_requeue;
+  metrics::counter& wakes_rotation;
+  metrics::counter& wakes_grace;
+  metrics::counter& wakes_timer;
+  metrics::counter& wakes(wake_cause c) const;
   metrics::gauge& host_mailbox_depth;
   metrics::gauge& order_mailbox_depth;  // the deepest order mailbox at its last pass start
 };

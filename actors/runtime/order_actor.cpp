@@ -35,18 +35,22 @@ order_state::~order_state() {
   }
 }
 
-void order_state::wake() {
+void order_state::wake(wake_cause cause) {
   if (stopping) return;
   switch (phase) {
     case order_phase::running:
       if (!wake_pending) {
         wake_pending = true;
-        if (auto* mm = m()) mm->adds.inc();
+        if (auto* mm = m()) {
+          mm->adds.inc();
+          mm->wakes(cause).inc();
+        }
       }
       break;
     case order_phase::waiting_for_token:
       break;  // already queued: coalesced
     case order_phase::idle:
+      if (auto* mm = m()) mm->wakes(cause).inc();
       enqueue(true);
       break;
     case order_phase::stopping:
@@ -64,6 +68,12 @@ bool order_state::is_echo(const protocol::child_update& c) {
 
 void order_state::on_child(protocol::child_update c) {
   if (stopping) return;
+  if (!c.news) {
+    // Nothing changed but the version: between passes it spends what the
+    // memo held up to it (a pass's next read would).
+    if (echo && phase != order_phase::running) echo(c.cluster, c.child, now());
+    return;
+  }
   if (phase == order_phase::running && !wake_pending) {
     // Judged when the pass ends, once its writes' answers are in its memo.
     if (held_children.size() < held_kept)
@@ -72,7 +82,7 @@ void order_state::on_child(protocol::child_update c) {
       held_overflow = true;
     return;
   }
-  if (!is_echo(c)) wake();
+  if (!is_echo(c)) wake(wake_cause::child);
 }
 
 // The pass ended: a child event that came during it and is not the echo of
@@ -84,7 +94,10 @@ void order_state::judge_held_children() {
     if (!is_echo(c)) news = true;
   if (news && !stopping && !wake_pending) {
     wake_pending = true;
-    if (auto* mm = m()) mm->adds.inc();
+    if (auto* mm = m()) {
+      mm->adds.inc();
+      mm->wakes_child.inc();
+    }
   }
 }
 
@@ -297,10 +310,10 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
           st.delivered.emplace_back(u.order.resource_version());
         }
         st.order = std::move(u.order);
-        if (u.wake) st.wake();
+        if (u.wake) st.wake(wake_cause::order);
       },
       [self](protocol::child_update& c) { self->state.on_child(std::move(c)); },
-      [self](protocol::wake_atom) { self->state.wake(); },
+      [self](protocol::wake_atom) { self->state.wake(wake_cause::host); },
       [self](const protocol::timer_tick& t) { self->state.on_tick(t); },
       [self](protocol::retire_atom) { self->state.stop(); },
       [self](protocol::stop_atom) { self->state.stop(); },

@@ -82,8 +82,9 @@ struct order_state {
 
   ~order_state();
 
-  // order_actor.cpp
-  void wake();
+  // order_actor.cpp. A wake-up that queues a pass counts by its cause
+  // (c5c3_pass_wakes_total).
+  void wake(wake_cause cause);
   void on_child(protocol::child_update c);
   bool is_echo(const protocol::child_update& c);
   void judge_held_children();

@@ -13,6 +13,15 @@
 
 namespace c5c3::runtime::detail {
 
+namespace {
+wake_cause timer_cause(const std::string& name) {
+  if (name == timer_names::requeue) return wake_cause::requeue;
+  if (name == timer_names::rotation) return wake_cause::rotation;
+  if (name == timer_names::grace) return wake_cause::grace;
+  return wake_cause::timer;
+}
+}  // namespace
+
 bool order_state::parkable() const {
   return static_cast<bool>(settled) && !stopping && !offering && !wake_pending && phase == order_phase::idle &&
          writes->in_flight == 0 && errors.failures() == 0 && cfg.options.park_after > caf::timespan{0} &&
@@ -83,13 +92,13 @@ void order_state::send_tick(std::optional<named_timers::time_point> at) {
 void order_state::on_tick(const protocol::timer_tick& t) {
   auto fired = timers.tick(named_timers::time_point{named_timers::time_point::duration{t.at}}, now());
   if (fired.names.empty()) ++idle_ticks;
-  bool wake_up = false;
+  std::optional<wake_cause> wake_up;
   bool park_due = false;
   for (const auto& name : fired.names) {
     if (name == park_timer) {
       park_due = true;
     } else if (name != deadline_timer) {
-      wake_up = true;
+      if (!wake_up) wake_up = timer_cause(name);
     } else if (phase == order_phase::running && slot) {
       pass_context ctx{slot};
       ctx.finish(pass_result::failed("pass did not finish within its deadline"));
@@ -99,7 +108,7 @@ void order_state::on_tick(const protocol::timer_tick& t) {
     deferred_tick = fired.next_tick;
   else
     send_tick(fired.next_tick);
-  if (wake_up) wake();
+  if (wake_up) wake(*wake_up);
 }
 
 }  // namespace c5c3::runtime::detail

@@ -130,9 +130,21 @@ bool host_state::wake(const order_key& key, const protocol::object_event* child)
   else if (e.parking)
     e.held_wake = true;
   else if (child && child->type != protocol::event_type::deleted)
-    self->send(e.actor, protocol::child_update{child->cluster, child->obj});
+    self->send(e.actor, protocol::child_update{child->cluster, child->obj, true});
   else
     self->send(e.actor, protocol::wake_atom::value);
+  return true;
+}
+
+// A child's modification that changed nothing but its version wakes no
+// pass: a running actor is shown the version (its memo may be waiting for
+// the cache to reach it); a parked one stays parked.
+bool host_state::show_version(const order_key& key, const protocol::object_event& ev) {
+  auto i = orders.find(key);
+  if (i == orders.end() || i->second.retiring) return false;
+  ++unchanged_children;
+  auto& e = i->second;
+  if (!e.parked && !e.parking) self->send(e.actor, protocol::child_update{ev.cluster, ev.obj, false});
   return true;
 }
 
@@ -166,7 +178,9 @@ std::optional<order_key> host_state::order_of_event_object(const k8s::object& ob
 
 void host_state::on_child_event(const protocol::object_event& ev) {
   auto now = order_of_event_object(ev.obj, ev.cluster);
-  bool routed = now && wake(*now, &ev);
+  bool routed = now && (ev.type != protocol::event_type::modified || changed_beyond_version(ev.old, ev.obj)
+                            ? wake(*now, &ev)
+                            : show_version(*now, ev));
   routed = wake_referencing(ev.obj, ev.type == protocol::event_type::modified ? ev.old : k8s::object{},
                             ev.cluster) ||
            routed;
@@ -237,6 +251,7 @@ protocol::host_probe host_state::probe() const {
   p.retired = retired;
   p.filtered = filtered;
   p.unrouted = unrouted;
+  p.unchanged_children = unchanged_children;
   p.referenced_wakes = referenced_wakes;
   return p;
 }

@@ -65,6 +65,7 @@ struct host_state {
   std::uint64_t retired = 0;
   std::uint64_t filtered = 0;
   std::uint64_t unrouted = 0;
+  std::uint64_t unchanged_children = 0;
   std::uint64_t referenced_wakes = 0;
   std::uint64_t parked_now = 0;
   parked_shapes shapes;  // what the parked orders' probes share
@@ -135,6 +136,7 @@ struct host_state {
   // one of its children that wakes it, which a running actor is handed so
   // that the echo of its own write wakes no pass (protocol::child_update).
   bool wake(const order_key& key, const protocol::object_event* child = nullptr);
+  bool show_version(const order_key& key, const protocol::object_event& ev);
 
   // The wake rules of the event's kind: every order of its cluster whose
   // latest object a rule relates to the event's object (either version).

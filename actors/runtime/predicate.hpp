@@ -16,4 +16,11 @@ namespace c5c3::runtime {
 // `old` empty (never seen) always passes.
 [[nodiscard]] bool cr_update_predicate(const k8s::object& old, const k8s::object& now);
 
+// Whether a child's modification changed anything its cache keeps besides
+// metadata.resourceVersion: a finalizer added by the child's own controller,
+// or a status field the informer's projection drops (a PushSecret's
+// refreshTime), changes nothing a plan reads, so it wakes no pass. `old`
+// empty (an addition) always counts as a change.
+[[nodiscard]] bool changed_beyond_version(const k8s::object& old, const k8s::object& now);
+
 }  // namespace c5c3::runtime

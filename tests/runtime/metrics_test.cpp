@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -308,6 +309,7 @@ BOOST_AUTO_TEST_CASE(controller_runtime_names_and_labels) {
       {"c5c3_order_actors", "gauge", {"controller"}},
       {"c5c3_orders_parked", "gauge", {"controller"}},
       {"c5c3_child_echoes_total", "counter", {"controller"}},
+      {"c5c3_pass_wakes_total", "counter", {"cause", "controller"}},
       {"c5c3_mailbox_depth", "gauge", {"actor", "controller"}},
   };
   for (const auto& r : rows) {
@@ -333,6 +335,12 @@ BOOST_AUTO_TEST_CASE(controller_runtime_names_and_labels) {
     BOOST_TEST(s.value == (s.labels.at("result") == "success" ? 1.0 : 0.0));
   }
   BOOST_TEST(results == 4);
+  // Every cause of a wake-up is present from the start.
+  std::set<std::string> causes;
+  for (const auto& s : fams.at("c5c3_pass_wakes_total").samples) causes.insert(s.labels.at("cause"));
+  BOOST_TEST(causes ==
+                 (std::set<std::string>{"child", "grace", "host", "order", "requeue", "rotation", "timer"}),
+             boost::test_tools::per_element());
   std::map<std::string, double> codes;
   for (const auto& s : fams.at("rest_client_requests_total").samples)
     codes[s.labels.at("code")] = s.value;

@@ -33,9 +33,10 @@ k8s::object order(const char* rv, std::int64_t generation, const char* phase = "
   return std::move(b).freeze();
 }
 
-k8s::object child(const char* rv) {
+k8s::object child(const char* rv, const char* phase = "Pending") {
   k8s::object_builder b{"openstack.k-orc.cloud/v1alpha1", "User", "cp-ns", "u-alice"};
   b.set_resource_version(rv);
+  b.set_string({"status", "phase"}, phase);
   b.set_label(keys.name, "alice").set_label(keys.namespace_, "tenant-a").set_label(keys.cluster, "");
   return std::move(b).freeze();
 }
@@ -138,10 +139,14 @@ BOOST_FIXTURE_TEST_CASE(a_settled_order_parks_after_idle_and_an_event_brings_it_
   BOOST_TEST(order_probe().passes_started == 2u);
   BOOST_TEST(m->order_actors.value() == 1.0);
 
-  // A child's event wakes it as well, once parked again.
+  // A child's event wakes it as well, once parked again; one that changed
+  // nothing but the version leaves it parked.
   advance(10s);
   BOOST_TEST_REQUIRE(probe().parked == 1u);
-  send(event(event_type::modified, child("7"), child("6")));
+  send(event(event_type::modified, child("6"), child("5")));
+  BOOST_TEST(log->started == 2);
+  BOOST_TEST(probe().parked == 1u);
+  send(event(event_type::modified, child("7", "Ready"), child("6")));
   BOOST_TEST(log->started == 3);
   BOOST_TEST(probe().unparks == 2u);
 }

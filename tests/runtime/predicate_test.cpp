@@ -100,4 +100,41 @@ BOOST_AUTO_TEST_CASE(unknown_old_passes) {
   BOOST_TEST(cr_update_predicate(k8s::object{}, base().freeze()));
 }
 
+// A child's modification wakes its order unless only its version changed
+// (the cache's projection already left out what else its controller wrote).
+BOOST_AUTO_TEST_CASE(changed_beyond_version_rows) {
+  using c5c3::runtime::changed_beyond_version;
+  struct row {
+    const char* name;
+    std::function<void(k8s::object_builder&)> change;
+    bool changed;
+  };
+  const row rows[] = {
+      {"nothing changed (a resync)", [](auto&) {}, false},
+      {"resourceVersion only (a finalizer the projection drops)", [](auto& b) { b.set_resource_version("101"); },
+       false},
+      {"a status field", [](auto& b) { b.set_string({"status", "phase"}, "NotReady"); }, true},
+      {"a status field added", [](auto& b) { b.set_string({"status", "observedGeneration"}, "3"); }, true},
+      {"a status field removed", [](auto& b) { b.remove({"status", "phase"}); }, true},
+      {"a member outside metadata and status", [](auto& b) { b.set_string({"data", "k"}, "dg=="); }, true},
+      {"the generation", [](auto& b) { b.set_int({"metadata", "generation"}, 4); }, true},
+      {"a label", [](auto& b) { b.set_label("team", "b"); }, true},
+      {"an annotation", [](auto& b) { b.set_annotation("note", "y"); }, true},
+      {"a finalizer kept by the cache", [](auto& b) { b.add_finalizer("c5c3.io/x"); }, true},
+      {"becoming terminating",
+       [](auto& b) { b.set_string({"metadata", "deletionTimestamp"}, "2026-01-01T00:00:00Z"); }, true},
+  };
+  auto old = base().freeze();
+  for (const auto& r : rows) {
+    auto b = base();
+    r.change(b);
+    auto now = std::move(b).freeze();
+    BOOST_TEST_CONTEXT(r.name) {
+      BOOST_TEST(changed_beyond_version(old, now) == r.changed);
+      BOOST_TEST(changed_beyond_version(now, old) == r.changed);
+    }
+  }
+  BOOST_TEST(changed_beyond_version(k8s::object{}, old));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -14,8 +14,17 @@ print(" ".join(str(s.getsockname()[1]) for s in socks))
 PY
 }
 
-# Is pid $1 alive?
-alive() { [[ -n ${1:-} ]] && kill -0 "$1" 2>/dev/null; }
+# Is pid $1 alive? Not once it exited: a zombie (exited, not reaped yet) is
+# not. A server started in the background is an orphan once its starter
+# exits, reaped by init, which takes up to seconds (2 s where this was
+# measured): stop would wait that long for nothing.
+alive() {
+  [[ -n ${1:-} ]] && kill -0 "$1" 2>/dev/null || return 1
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [[ ${stat%% *} != Z ]]
+}
 
 # Waits (bounded by $2 seconds) until pid $1 is gone.
 wait_gone() {

@@ -208,6 +208,7 @@ def wait_and_columns(c, crds):
     check(set(by_kind) == {crd["spec"]["names"]["kind"] for crd in crds}, f"the samples cover {sorted(by_kind)}")
     out = c.k("get", "c5c3", "-A", "-o", "name")[1].split()
     check(len(out) == len(objs), f"kubectl get c5c3 -A lists {out}")
+    on_false = []  # the waits on Ready=False: each must time out; they run together (2 s, not 2 s a kind)
     for crd in crds:
         n = crd["spec"]["names"]
         o = by_kind[n["kind"]]
@@ -222,8 +223,13 @@ def wait_and_columns(c, crds):
         check(header.split() == ["NAME"] + columns, f"kubectl get {short}: header {header!r}, want {columns}")
         check(row.split()[:2] == [name, "True"], f"kubectl get {short}: row {row!r}")
         set_ready(c, n["plural"], ns, name, "False")
-        rc, out, err = c.k("wait", "--for=condition=Ready", f"{short}/{name}", "-n", ns, "--timeout=2s", ok=False)
-        check(rc != 0 and "timed out" in err, f"kubectl wait on Ready=False: rc {rc} {out}{err}")
+        on_false.append((f"{short}/{name}", subprocess.Popen(
+            [KUBECTL, "--request-timeout=30s", "wait", "--for=condition=Ready", f"{short}/{name}", "-n", ns,
+             "--timeout=2s"], env=c.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+    for what, waiter in on_false:
+        out, err = waiter.communicate(timeout=120)
+        check(waiter.returncode != 0 and "timed out" in err,
+              f"kubectl wait {what} on Ready=False: rc {waiter.returncode} {out}{err}")
     for s in reversed(samples[1:]):  # the orders and the ControlPlane; the Namespaces stay
         c.k("delete", "-f", s, "--wait=false")
 

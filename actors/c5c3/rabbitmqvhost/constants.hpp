@@ -67,8 +67,8 @@ inline constexpr std::array<std::string_view, 6> secret_keys{key_transport_url, 
 inline constexpr std::string_view credentials_secret_suffix = "-credentials";
 
 // rabbitMQVhostRequeueAfter: the waits of the gate and the legs, except the
-// waits for the order's own Vhost, Users, Permissions and password Secrets,
-// whose events wake it (on_child_event).
+// waits for the order's own Vhost, Users, Permissions, password Secrets and
+// PushSecret (BackupNotSynced), whose events wake it (on_child_event).
 inline constexpr duration requeue_after = korc_requeue_after;
 
 // The spec defaults the reconciler resolves itself (the kind has no webhook).

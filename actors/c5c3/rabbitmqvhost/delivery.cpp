@@ -110,8 +110,11 @@ delivery_plan deliver_credentials(const delivery_snapshot& s) {
   in.read_by_name = s.read_by_name;
   auto backed = backup_and_deliver(in);
   p.writes = std::move(backed.writes);
-  if (auto f = undelivered(backed, "credentials are", reason_waiting_for_password, in.delivered_key, requeue_after))
+  if (auto f = undelivered(backed, "credentials are", reason_waiting_for_password, in.delivered_key, requeue_after)) {
+    // The PushSecret is the order's child: the event of its push wakes the order.
+    if (f->reason == reason_backup_not_synced) f->requeue = on_child_event;
     return fail(f->reason, f->message, f->requeue);
+  }
   const k8s::object_key delivered_key = in.delivered_key;
 
   // 6. Delivered.

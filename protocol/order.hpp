@@ -19,6 +19,7 @@
 #pragma once
 
 #include "k8s/object.hpp"
+#include "protocol/wake_cause.hpp"
 
 #include <caf/atom.hpp>
 #include <caf/allowed_unsafe_message_type.hpp>
@@ -65,6 +66,8 @@ typename Inspector::result_type inspect(Inspector& f, order_key& x) {
 struct order_update {
   k8s::object order;
   bool wake = true;
+  // Why it wakes: the order's own event, or what unparked a parked order.
+  wake_cause cause = wake_cause::order;
 };
 
 // Host -> order actor: an event (added or modified) of one of the order's

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "actors/runtime/metrics.hpp"
+#include "protocol/wake_cause.hpp"
 
-#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -17,8 +17,7 @@ const std::vector<double>& reconcile_time_buckets();
 // workqueue_{queue,work}_duration_seconds buckets: ExponentialBuckets(10e-9, 10, 12).
 const std::vector<double>& workqueue_duration_buckets();
 
-// What woke an order (c5c3_pass_wakes_total's cause).
-enum class wake_cause : std::uint8_t { order, child, host, requeue, rotation, grace, timer };
+using protocol::wake_cause;
 
 struct controller_metrics {
   controller_metrics(metrics::registry& reg, const std::string& controller);
@@ -47,8 +46,8 @@ struct controller_metrics {
   metrics::counter& child_echoes;
   // c5c3_pass_wakes_total{controller,cause}: the wake-ups that queued a pass
   // (those coalesced into one already queued are not counted), by what woke
-  // the order: its own event, a child's, the host (a reference or a
-  // handoff), or a timer by its name.
+  // the order (protocol/wake_cause.hpp); a parked order counts by what
+  // unparked it.
   metrics::counter& wakes_order;
   metrics::counter& wakes_child;
   metrics::counter& wakes_host;

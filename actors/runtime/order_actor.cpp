@@ -310,7 +310,7 @@ caf::behavior order_actor(caf::stateful_actor<order_state>* self, order_actor_co
           st.delivered.emplace_back(u.order.resource_version());
         }
         st.order = std::move(u.order);
-        if (u.wake) st.wake(wake_cause::order);
+        if (u.wake) st.wake(u.cause);
       },
       [self](protocol::child_update& c) { self->state.on_child(std::move(c)); },
       [self](protocol::wake_atom) { self->state.wake(wake_cause::host); },

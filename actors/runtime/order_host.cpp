@@ -126,7 +126,7 @@ bool host_state::wake(const order_key& key, const protocol::object_event* child)
   if (i == orders.end() || i->second.retiring) return false;
   auto& e = i->second;
   if (e.parked)
-    unpark(key, e);
+    unpark(key, e, child ? protocol::wake_cause::child : protocol::wake_cause::host);
   else if (e.parking)
     e.held_wake = true;
   else if (child && child->type != protocol::event_type::deleted)

@@ -8,12 +8,14 @@
 
 #include <caf/event_based_actor.hpp>
 
+#include <optional>
+
 namespace c5c3::runtime::detail {
 
 void host_state::deliver(entry& e, const order_key& key, protocol::order_update u) {
   if (e.parked) {
     // The entry holds the object; only a wake-up needs the actor.
-    if (u.wake) unpark(key, e);
+    if (u.wake) unpark(key, e, u.cause);
     return;
   }
   if (e.parking) {
@@ -56,9 +58,11 @@ void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr&
     ++parked_now;
     ++parks;
     if (p.next_due != 0) wheel_add(i->first, e, time_point{time_point::duration{p.next_due}});
-    bool wake = held_wake;
-    for (const auto& u : held) wake = wake || u.wake;
-    if (wake) unpark(i->first, e);
+    std::optional<protocol::wake_cause> wake;
+    if (held_wake) wake = protocol::wake_cause::host;
+    for (const auto& u : held)
+      if (u.wake && !wake) wake = u.cause;
+    if (wake) unpark(i->first, e, *wake);
     return;
   }
   if (p.parked) return;  // retiring or stopping: its down message settles it
@@ -66,14 +70,14 @@ void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr&
   if (held_wake) self->send(e.actor, protocol::wake_atom::value);
 }
 
-void host_state::unpark(const order_key& key, entry& e) {
+void host_state::unpark(const order_key& key, entry& e, protocol::wake_cause cause) {
   wheel_remove(e, key);
   --parked_now;
   ++unparks;
   auto resume = std::make_shared<const protocol::order_probe>(expand(*e.parked, key));
   e.parked.reset();
   e.actor = start_actor(key, e.pass, std::move(resume));
-  self->send(e.actor, protocol::order_update{e.last, true});
+  self->send(e.actor, protocol::order_update{e.last, true, cause});
 }
 
 void host_state::wheel_add(const order_key& key, entry& e, time_point due) {
@@ -111,7 +115,8 @@ void host_state::wheel_tick(time_point at) {
   std::vector<order_key> due;
   for (auto w = wheel.begin(); w != wheel.end() && w->first <= now; ++w) due.push_back(*w->second);
   for (const auto& key : due)
-    if (auto i = orders.find(key); i != orders.end() && i->second.parked) unpark(key, i->second);
+    if (auto i = orders.find(key); i != orders.end() && i->second.parked)
+      unpark(key, i->second, protocol::wake_cause::timer);
   wheel_arm();
 }
 

@@ -113,7 +113,7 @@ struct host_state {
   // The actor agreed to park (park_atom) and answered (parked_order).
   bool park_asked(const order_key& key, const caf::actor_addr& from);
   void park_answered(protocol::parked_order& p, const caf::actor_addr& from);
-  void unpark(const order_key& key, entry& e);
+  void unpark(const order_key& key, entry& e, protocol::wake_cause cause);
   void wheel_add(const order_key& key, entry& e, time_point due);  // `key`: the orders map's own
   void wheel_remove(entry& e, const order_key& key);
   void wheel_tick(time_point at);

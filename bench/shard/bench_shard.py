@@ -8,6 +8,7 @@ before the orders come), N orders created in one go. Printed per row:
   - the replicas' API requests per order until then (their rest_client_requests_total summed),
   - their passes per order until then (controller_runtime_reconcile_total summed: every run of an order actor's pass),
     and the child events per order that woke none (c5c3_child_echoes_total: the echoes of the orders' own writes),
+    and below the table the wake-ups that queued a pass per order by cause (c5c3_pass_wakes_total),
   - their requests during the steady state that follows (Lease renewals: R per duration/3),
   - the orders' spread (max/mean of the orders each replica holds),
   - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
@@ -61,6 +62,16 @@ def passes(metrics_urls):
     that woke none (c5c3_child_echoes_total: the echoes of the orders' own writes), each summed."""
     return (sum(gauge_sum(url, "controller_runtime_reconcile_total") for url in metrics_urls),
             sum(gauge_sum(url, "c5c3_child_echoes_total") for url in metrics_urls))
+
+
+def wakes(metrics_urls):
+    """The replicas' c5c3_pass_wakes_total summed by cause: {"order": n, "child": n, "requeue": n, ...}."""
+    out = {}
+    for url in metrics_urls:
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        for m in re.finditer(r'^c5c3_pass_wakes_total\{[^}]*cause="([^"]*)"[^}]*\} ([0-9.e+]+)$', text, re.M):
+            out[m.group(1)] = out.get(m.group(1), 0) + float(m.group(2))
+    return out
 
 
 def handoff_buckets(metrics_urls):
@@ -149,6 +160,7 @@ def run(a, replicas, sharded, watch_all=False):
         cpu0 = {n: cpu_seconds(p) for n, p in pids.items()}
         req0 = summed(metrics)
         passes0 = passes(metrics)
+        wakes0 = wakes(metrics)
         path = os.path.join(work, "orders.json")
         with open(path, "w") as f:
             json.dump({"apiVersion": "v1", "kind": "List", "items": [
@@ -181,6 +193,7 @@ def run(a, replicas, sharded, watch_all=False):
         settled = time.time() - t0
         req1 = summed(metrics)
         passes1 = passes(metrics)
+        wakes1 = wakes(metrics)
         for name, url in zip(names, metrics):  # kept with the logs (--keep)
             with open(os.path.join(work, name + ".metrics"), "w") as f:
                 f.write(urllib.request.urlopen(url, timeout=10).read().decode())
@@ -192,7 +205,8 @@ def run(a, replicas, sharded, watch_all=False):
                "requests": sum(diff(req0, req1).values()) / a.orders, "steady": int(sum(diff(req1, req2).values())),
                "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
                "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu,
-               "passes": (passes1[0] - passes0[0]) / a.orders, "echoes": (passes1[1] - passes0[1]) / a.orders}
+               "passes": (passes1[0] - passes0[0]) / a.orders, "echoes": (passes1[1] - passes0[1]) / a.orders,
+               "wakes": {k: v / a.orders for k, v in diff(wakes0, wakes1).items() if v}}
         if a.kill and sharded and replicas >= 2:
             # kill -9 the last replica: its Lease runs out, the survivors claim its orders.
             victim = names[-1]
@@ -251,6 +265,11 @@ def main():
               f"({r['requests'] / base['requests']:.2f}x) | {r['passes']:.2f} ({r['echoes']:.2f}) | {r['steady']} | {r['spread']:.3f} "
               f"| {r['rss_mean']:.1f} / {r['rss_max']:.1f} ({r['rss_mean'] / max(base['rss_mean'], 0.1):.2f}x) "
               f"| {r['cpu']:.1f} ({r['cpu'] / max(base['cpu'], 0.1):.2f}x) |")
+    print("\nWake-ups that queued a pass, per order, by cause (c5c3_pass_wakes_total):\n")
+    for r in rows:
+        label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
+        label += " (watch all)" if r["watch_all"] else ""
+        print(f"- {label}: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(r["wakes"].items())))
     kills = [r for r in rows if "handoff" in r]
     if kills:
         print(f"\nkill -9 of one replica (Lease {LEASE}; goal: handoff within the Lease duration + 2 s)\n")

@@ -22,12 +22,6 @@ metrics::counter& reconcile_total(metrics::registry& reg, const std::string& c, 
                {"controller", "result"})
       .with({c, r});
 }
-metrics::counter& pass_wakes(metrics::registry& reg, const std::string& c, const char* cause) {
-  return reg
-      .counter("c5c3_pass_wakes_total", "Wake-ups of an order that queued a pass, by what woke it",
-               {"controller", "cause"})
-      .with({c, cause});
-}
 }  // namespace
 
 controller_metrics::controller_metrics(metrics::registry& reg, const std::string& c)
@@ -79,13 +73,6 @@ controller_metrics::controller_metrics(metrics::registry& reg, const std::string
                                "Events of an order's children that woke no pass: the echoes of its own writes",
                                {"controller"})
                        .with({c})),
-      wakes_order(pass_wakes(reg, c, "order")),
-      wakes_child(pass_wakes(reg, c, "child")),
-      wakes_host(pass_wakes(reg, c, "host")),
-      wakes_requeue(pass_wakes(reg, c, "requeue")),
-      wakes_rotation(pass_wakes(reg, c, "rotation")),
-      wakes_grace(pass_wakes(reg, c, "grace")),
-      wakes_timer(pass_wakes(reg, c, "timer")),
       host_mailbox_depth(reg.gauge("c5c3_mailbox_depth",
                                    "Messages waiting in an actor's mailbox when it last handled one",
                                    {"controller", "actor"})
@@ -93,19 +80,11 @@ controller_metrics::controller_metrics(metrics::registry& reg, const std::string
       order_mailbox_depth(reg.gauge("c5c3_mailbox_depth",
                                     "Messages waiting in an actor's mailbox when it last handled one",
                                     {"controller", "actor"})
-                              .with({c, "order"})) {}
-
-metrics::counter& controller_metrics::wakes(wake_cause c) const {
-  switch (c) {
-    case wake_cause::order: return wakes_order;
-    case wake_cause::child: return wakes_child;
-    case wake_cause::host: return wakes_host;
-    case wake_cause::requeue: return wakes_requeue;
-    case wake_cause::rotation: return wakes_rotation;
-    case wake_cause::grace: return wakes_grace;
-    case wake_cause::timer: break;
-  }
-  return wakes_timer;
+                              .with({c, "order"})) {
+  auto& family = reg.counter("c5c3_pass_wakes_total", "Wake-ups of an order that queued a pass, by what woke it",
+                             {"controller", "cause"});
+  for (std::size_t i = 0; i < protocol::wake_causes.size(); ++i)
+    wakes_[i] = &family.with({c, std::string(protocol::wake_causes[i])});
 }
 
 rest_client_metrics::rest_client_metrics(metrics::registry& reg)

@@ -7,6 +7,8 @@
 #include "actors/runtime/metrics.hpp"
 #include "protocol/wake_cause.hpp"
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -48,16 +50,12 @@ struct controller_metrics {
   // (those coalesced into one already queued are not counted), by what woke
   // the order (protocol/wake_cause.hpp); a parked order counts by what
   // unparked it.
-  metrics::counter& wakes_order;
-  metrics::counter& wakes_child;
-  metrics::counter& wakes_host;
-  metrics::counter& wakes_requeue;
-  metrics::counter& wakes_rotation;
-  metrics::counter& wakes_grace;
-  metrics::counter& wakes_timer;
-  metrics::counter& wakes(wake_cause c) const;
+  metrics::counter& wakes(wake_cause c) const { return *wakes_[static_cast<std::size_t>(c)]; }
   metrics::gauge& host_mailbox_depth;
   metrics::gauge& order_mailbox_depth;  // the deepest order mailbox at its last pass start
+
+ private:
+  std::array<metrics::counter*, protocol::wake_causes.size()> wakes_{};
 };
 
 // rest_client_requests_total{code,method,host} (client-go's name). A request

@@ -96,7 +96,7 @@ void order_state::judge_held_children() {
     wake_pending = true;
     if (auto* mm = m()) {
       mm->adds.inc();
-      mm->wakes_child.inc();
+      mm->wakes(wake_cause::child).inc();
     }
   }
 }

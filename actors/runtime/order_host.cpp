@@ -125,10 +125,11 @@ bool host_state::wake(const order_key& key, const protocol::object_event* child)
   auto i = orders.find(key);
   if (i == orders.end() || i->second.retiring) return false;
   auto& e = i->second;
+  const auto cause = child ? protocol::wake_cause::child : protocol::wake_cause::host;
   if (e.parked)
-    unpark(key, e, child ? protocol::wake_cause::child : protocol::wake_cause::host);
+    unpark(key, e, cause);
   else if (e.parking)
-    e.held_wake = true;
+    e.held_wake = e.held_wake.value_or(cause);
   else if (child && child->type != protocol::event_type::deleted)
     self->send(e.actor, protocol::child_update{child->cluster, child->obj, true});
   else

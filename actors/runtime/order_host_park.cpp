@@ -50,7 +50,7 @@ void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr&
   if (!e.parking || !e.actor || e.actor.address() != from) return;
   e.parking = false;
   auto held = std::exchange(e.held, {});
-  bool held_wake = std::exchange(e.held_wake, false);
+  auto held_wake = std::exchange(e.held_wake, std::nullopt);
   if (p.parked && !e.retiring && !stopping) {
     // The actor quits; its down message finds the entry without it.
     e.actor = caf::actor{};
@@ -58,8 +58,7 @@ void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr&
     ++parked_now;
     ++parks;
     if (p.next_due != 0) wheel_add(i->first, e, time_point{time_point::duration{p.next_due}});
-    std::optional<protocol::wake_cause> wake;
-    if (held_wake) wake = protocol::wake_cause::host;
+    auto wake = held_wake;
     for (const auto& u : held)
       if (u.wake && !wake) wake = u.cause;
     if (wake) unpark(i->first, e, *wake);

@@ -46,7 +46,7 @@ struct host_state {
     // Parking (order_host_park.cpp): agreed, the actor's parked_order not
     // read yet; what would have gone to the actor meanwhile is held.
     bool parking = false;
-    bool held_wake = false;
+    std::optional<protocol::wake_cause> held_wake;  // a wake-up held, by its cause
     std::vector<protocol::order_update> held;
     // Parked: what the actor left (its probe, compacted), and when its
     // earliest timer is due.

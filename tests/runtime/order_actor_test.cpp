@@ -401,9 +401,10 @@ BOOST_FIXTURE_TEST_CASE(the_order_actor_feeds_controller_runtime_metrics, order_
   BOOST_TEST(m->reconcile_success.value() == 1.0);
   BOOST_TEST(m->adds.value() == 3.0);
   // c5c3_pass_wakes_total: the two wake-ups that queued a pass, and the requeue timer.
-  BOOST_TEST(m->wakes_host.value() == 2.0);
-  BOOST_TEST(m->wakes_requeue.value() == 1.0);
-  BOOST_TEST(m->wakes_child.value() + m->wakes_order.value() + m->wakes_timer.value() == 0.0);
+  BOOST_TEST(m->wakes(wake_cause::host).value() == 2.0);
+  BOOST_TEST(m->wakes(wake_cause::requeue).value() == 1.0);
+  for (auto cause : {wake_cause::child, wake_cause::order, wake_cause::timer})
+    BOOST_TEST(m->wakes(cause).value() == 0.0);
   BOOST_TEST(m->work_duration.snap().count == 3u);
   BOOST_TEST(m->queue_duration.snap().count == 3u);
   BOOST_TEST(m->depth.value() == 0.0);

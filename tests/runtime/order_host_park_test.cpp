@@ -151,8 +151,8 @@ BOOST_FIXTURE_TEST_CASE(a_settled_order_parks_after_idle_and_an_event_brings_it_
   BOOST_TEST(probe().unparks == 2u);
   // c5c3_pass_wakes_total: the first sight and the spec change as the order's
   // own, the unpark by the child's event as the child's.
-  BOOST_TEST(m->wakes_order.value() == 2.0);
-  BOOST_TEST(m->wakes_child.value() == 1.0);
+  BOOST_TEST(m->wakes(wake_cause::order).value() == 2.0);
+  BOOST_TEST(m->wakes(wake_cause::child).value() == 1.0);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_parked_order_wakes_when_its_next_timer_is_due, park_fixture) {
@@ -167,7 +167,7 @@ BOOST_FIXTURE_TEST_CASE(a_parked_order_wakes_when_its_next_timer_is_due, park_fi
   advance(1s);  // the rotation, an hour after the pass
   BOOST_TEST(log->started == 2);
   BOOST_TEST(probe().unparks == 1u);
-  BOOST_TEST(m->wakes_timer.value() == 1.0);  // a parked order's due time
+  BOOST_TEST(m->wakes(wake_cause::timer).value() == 1.0);  // a parked order's due time
   // Its pass armed the rotation again; it parks again and wakes again.
   advance(10s);
   BOOST_TEST(probe().parked == 1u);

@@ -159,7 +159,7 @@ BOOST_FIXTURE_TEST_CASE(a_childs_change_of_version_alone_wakes_no_pass, host_fix
   auto h = host(false);
   send(h, event(event_type::added, order({})));
   BOOST_TEST(log->started == 1);
-  BOOST_TEST(m->wakes_order.value() == 1.0);
+  BOOST_TEST(m->wakes(wake_cause::order).value() == 1.0);
   auto versioned = [](const char* rv, const char* phase) {
     auto b = child("alice", "tenant-a", "").edit();
     b.set_resource_version(rv);
@@ -169,11 +169,11 @@ BOOST_FIXTURE_TEST_CASE(a_childs_change_of_version_alone_wakes_no_pass, host_fix
   send(h, event(event_type::modified, versioned("8", "Pending"), "", versioned("7", "Pending")));
   BOOST_TEST(log->started == 1);
   BOOST_TEST(probe(h).unchanged_children == 1u);
-  BOOST_TEST(m->wakes_child.value() == 0.0);
+  BOOST_TEST(m->wakes(wake_cause::child).value() == 0.0);
   send(h, event(event_type::modified, versioned("9", "Ready"), "", versioned("8", "Pending")));
   BOOST_TEST(log->started == 2);
   BOOST_TEST(probe(h).unchanged_children == 1u);
-  BOOST_TEST(m->wakes_child.value() == 1.0);
+  BOOST_TEST(m->wakes(wake_cause::child).value() == 1.0);
   // An addition or a deletion always wakes.
   send(h, event(event_type::added, versioned("10", "Ready")));
   send(h, event(event_type::deleted, versioned("10", "Ready"), "", versioned("10", "Ready")));

@@ -57,6 +57,12 @@ class fake_world {
     return plan;
   }
 
+  // The plan of a pass now as the runner takes it, nothing acted on.
+  c5c3::runtime::order_plan runner_plan() {
+    auto s = snapshot();
+    return vhost::order_plan_of(vhost::plan_pass(s), s);
+  }
+
   // Passes until one asks for nothing (bounded).
   vhost::pass_plan converge() {
     for (int i = 0; i < 30; ++i) {
@@ -261,6 +267,36 @@ BOOST_AUTO_TEST_CASE(an_order_converges_rotates_and_ends_its_grace_period) {
     BOOST_TEST(vhost::read_status(w.order).password_generation == 3);
     BOOST_TEST(delivered_user(w) == "orders-32606a5f-v3");
   }
+}
+
+// The named timers are armed only while their time is ahead of the pass: a
+// pass at or past it has seen it due (a rotation in flight then waits for its
+// children's events, not for a timer firing every second).
+BOOST_AUTO_TEST_CASE(a_timer_whose_time_the_pass_has_reached_is_not_armed_again) {
+  fake_world w(spec);
+  w.converge();
+  const auto next = *vhost::read_status(w.order).next_rotation;
+  struct row {
+    time_point now;
+    bool armed;
+  };
+  for (auto [now, armed] : {row{next - 1s, true}, row{next, false}, row{next + 5s, false}}) {
+    w.now = now;
+    auto plan = w.runner_plan();
+    BOOST_TEST_CONTEXT("a pass " << (now - next).count() << " ns after nextRotation") {
+      BOOST_TEST(plan.timers.count("rotation") == (armed ? 1U : 0U));
+      if (armed) BOOST_TEST((plan.timers.at("rotation") == next));
+    }
+  }
+
+  w.now = next - 1s;
+  w.set_spec("passwordGeneration", 2);
+  w.converge();
+  const auto grace_ends = *vhost::read_status(w.order).previous_password_delete_at;
+  w.now = grace_ends - 1s;
+  BOOST_TEST(w.runner_plan().timers.count("grace") == 1U);
+  w.now = grace_ends;
+  BOOST_TEST(w.runner_plan().timers.count("grace") == 0U);
 }
 
 BOOST_AUTO_TEST_CASE(a_deleted_order_sweeps_everything_and_releases_its_finalizer) {

@@ -152,10 +152,15 @@ rt::order_plan order_plan_of(const pass_plan& p, const pass_snapshot& s) {
     out.status = std::move(b).freeze();
   }
   out.requeue = p.requeue;
+  // A time the pass has reached is not armed again: the step saw it due and
+  // acted on it (a rotation in flight waits for its children's events; what
+  // waits on anything else asks for its own requeue).
+  auto arm = [&](const char* name, const std::optional<k8s::time_point>& at) {
+    if (at && *at > s.now) out.timers[name] = *at;
+  };
   if (!teardown) {
-    if (p.status.next_rotation) out.timers["rotation"] = *p.status.next_rotation;
-    if (p.status.previous_password_delete_at && p.status.previous_password_generation > 0)
-      out.timers["grace"] = *p.status.previous_password_delete_at;
+    arm("rotation", p.status.next_rotation);
+    if (p.status.previous_password_generation > 0) arm("grace", p.status.previous_password_delete_at);
   }
   if (p.stage == pass_stage::legs) out.instrument = p.conditions;
   if (p.stage == pass_stage::legs || p.stage == pass_stage::refused_gate) waiting_of(p, s, out);

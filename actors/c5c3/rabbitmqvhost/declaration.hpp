@@ -62,7 +62,7 @@ pass_snapshot snapshot_of(const runtime::sense_snapshot& s, const random_source&
 // plan_pass's plan as the runner's: the writes, the finalizer, the status
 // (the order with it, when it changed), the requeue, and the named timers
 // "rotation" (status.nextRotation) and "grace" (status.previousPasswordDeleteAt)
-// of the status the pass leaves.
+// of the status the pass leaves, each only while its time is ahead of the pass.
 runtime::order_plan order_plan_of(const pass_plan& p, const pass_snapshot& s);
 
 // The whole declaration (`random`: the passwords' randomness).

@@ -225,6 +225,7 @@ def run(a, replicas, sharded, watch_all=False):
                 row["handoff_polled"] = time.time() - t_kill
                 wait_for(lambda: watch.done_after() is not None, "the watch's view of the handoff", 120)
                 row["handoff"] = watch.done_after()
+                row["moved"] = watch.moved_after()
             finally:
                 watch.stop()
             row["handoff_metric"] = handoff_seconds(before, handoff_buckets(survivors))
@@ -247,14 +248,17 @@ def main():
                     help="after the steady state, kill -9 one replica and time its orders' handoff")
     ap.add_argument("--compare", action="store_true",
                     help="also each sharded R with every replica watching everything (C5C3_SHARD_WATCH_ALL=1)")
+    ap.add_argument("--no-baseline", action="store_true",
+                    help="skip the unsharded replica (ratios then against the first sharded row)")
     a = ap.parse_args()
-    rows = [run(a, 1, False)]
+    rows = [] if a.no_baseline else [run(a, 1, False)]
     for r in a.replicas.split(","):
         rows.append(run(a, int(r), True))
         if a.compare:
             rows.append(run(a, int(r), True, watch_all=True))
     base = rows[0]
-    print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against 1 unsharded replica\n")
+    against = "the first row" if a.no_baseline else "1 unsharded replica"
+    print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against {against}\n")
     print("| replicas | seconds to all Ready | requests per order | passes per order (echoes that woke none) | steady requests "
           "| max/mean held | RSS growth per replica, mean / max MiB | CPU s, all replicas |")
     print("|---|---|---|---|---|---|---|---|")
@@ -275,13 +279,15 @@ def main():
         print(f"\nkill -9 of one replica (Lease {LEASE}; goal: handoff within the Lease duration + 2 s)\n")
         print("| replicas | orders it held | seconds until all held by live replicas and Ready (watched; polled) "
               "| seconds until the survivors' rings dropped it "
+              "| the moved orders held and Ready again: first / median / last "
               "| the survivors' c5c3_shard_handoff_seconds since the kill: count, mean, all within |")
-        print("|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|")
         for r in kills:
             n, total, bound = r["handoff_metric"]
             label = f"{r['replicas']}" + (" (watch all)" if r["watch_all"] else "")
             ring = "?" if r["ring_changed"] is None else f"{r['ring_changed']:.1f}"
-            print(f"| {label} | {r['killed_held']} | {r['handoff']:.1f}; {r['handoff_polled']:.1f} | {ring} "
+            moved = "?" if r.get("moved") is None else " / ".join(f"{t:.1f}" for t in r["moved"])
+            print(f"| {label} | {r['killed_held']} | {r['handoff']:.1f}; {r['handoff_polled']:.1f} | {ring} | {moved} "
                   f"| {int(n)}, {total / n if n else 0:.2f} s, {bound} s |")
 
 

@@ -26,6 +26,7 @@ class OrderWatch:
         self.bad = set()
         self.kill_at = None
         self.done_at = None
+        self.moved_at = {}  # an order bad at the kill: when it was last made good
         self.events = 0
         self.lock = threading.Lock()
         self.p = subprocess.Popen(kubectl + ["get", resource, "-n", namespace, "--watch", "--output-watch-events",
@@ -60,6 +61,8 @@ class OrderWatch:
                 return
             if self._good(name):
                 self.bad.discard(name)
+                if name in self.moved_at:
+                    self.moved_at[name] = at
             else:
                 self.bad.add(name)
             if not self.bad and self.done_at is None:
@@ -76,6 +79,7 @@ class OrderWatch:
             self.kill_at = time.time()
             self.live = set(live)
             self.bad = {n for n in self.state if not self._good(n)}
+            self.moved_at = {n: None for n in self.bad}
             if not self.bad:
                 self.done_at = self.kill_at
 
@@ -83,6 +87,15 @@ class OrderWatch:
         """Seconds from the kill until every order was held by a live replica and Ready (None: not yet)."""
         with self.lock:
             return None if self.done_at is None else self.done_at - self.kill_at
+
+    def moved_after(self):
+        """Seconds from the kill until the first, the median and the last of the orders bad at the kill were good
+        again (None before all were)."""
+        with self.lock:
+            ts = sorted(t - self.kill_at for t in self.moved_at.values() if t is not None)
+            if not ts or len(ts) < len(self.moved_at):
+                return None
+            return ts[0], ts[len(ts) // 2], ts[-1]
 
     def stop(self):
         self.p.kill()

@@ -22,7 +22,7 @@ result<std::shared_ptr<client>, std::string> client::create(net::io_context& io,
   std::string err;
   auto url = parse_server_url(cfg.server, &err);
   if (!url) return err;
-  auto t = http_transport::create(io, *url, cfg.tls, cfg.max_idle_connections);
+  auto t = http_transport::create(io, *url, cfg.tls, cfg.max_idle_connections, cfg.max_connections);
   if (!t.ok()) return t.error();
   return std::shared_ptr<client>(new client(std::make_shared<impl>(io, std::move(cfg), std::move(t.value()))));
 }

@@ -35,7 +35,12 @@ struct client_config {
   int burst = 0;
   std::shared_ptr<client_observer> observer;  // null: none
   int list_page_size = 500;
-  std::size_t max_idle_connections = 16;
+  // Requests on connections at once (watches aside); more wait their turn
+  // (http.hpp). A burst (a replica's claims of a dead member's orders) so
+  // reuses these connections instead of opening one per request, each with
+  // its TLS handshake on both sides. 0: no bound.
+  std::size_t max_connections = 32;
+  std::size_t max_idle_connections = 32;
   std::string user_agent;  // "" : "c5c3-operator" (a sharded replica: "c5c3-operator/<shard name>")
   // Objects decoded from answers, lists and watch events lose
   // metadata.managedFields before they are stored (strip_managed_fields at

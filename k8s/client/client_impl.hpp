@@ -210,9 +210,12 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
       e.message = r.error().message;
       observe(*st, "<error>", e.describe());
       nothing_sent = r.error().nothing_sent;
-      // Cut at the deadline (or failed past it): the server may have acted on it.
+      // Cut at the deadline (or failed past it): the server may have acted on
+      // it, unless nothing was sent (no connection came free, or none opened).
       if (past_deadline(*st))
-        return expire(st, "while " + attempt_name(*st) + " was in flight (the server may have acted on it)", &e);
+        return expire(st, nothing_sent ? "before " + attempt_name(*st) + " was sent"
+                                       : "while " + attempt_name(*st) + " was in flight (the server may have acted on it)",
+                      &e);
     }
     if (st->attempt < cfg.retry.max_retries && should_retry(st->req.method, e, nothing_sent)) {
       auto d = retry_delay(cfg.retry, e, st->attempt + 1, random01());

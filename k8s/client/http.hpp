@@ -88,15 +88,19 @@ class http_stream {
 
 class http_transport {
  public:
-  // Fails with a message when the TLS material cannot be loaded.
+  // Fails with a message when the TLS material cannot be loaded. At most
+  // `max_exchanges` requests on connections at once (0: no bound); the others
+  // wait in order, each at most its timeout (then it fails, nothing sent),
+  // and start with what the wait left of it.
   static result<std::shared_ptr<http_transport>, std::string> create(
-      boost::asio::io_context& io, server_url url, tls_options tls, std::size_t max_idle = 16);
+      boost::asio::io_context& io, server_url url, tls_options tls, std::size_t max_idle = 16,
+      std::size_t max_exchanges = 0);
   ~http_transport();
   http_transport(const http_transport&) = delete;
   http_transport& operator=(const http_transport&) = delete;
 
   const server_url& url() const;
-  // Sends `req` on an idle connection or a new one.
+  // Sends `req` on an idle connection or a new one (or queues it, above).
   void send(rest_request req, rest_handler done);
   // Opens a streamed response on a connection of its own.
   std::shared_ptr<http_stream> open_stream(rest_request req, stream_callbacks cb);

@@ -152,6 +152,7 @@ class http_server::impl {
   std::unique_ptr<tcp::acceptor> acceptor_;
   std::thread io_thread_;
   std::atomic<bool> stopping_{false};
+  std::atomic<std::uint64_t> accepted_{0};
   bool started_ = false;
   std::uint16_t port_ = 0;
   std::string host_;
@@ -303,6 +304,7 @@ void http_server::impl::start() {
 void http_server::impl::accept_next() {
   acceptor_->async_accept([this](error_code ec, tcp::socket sock) {
     if (ec || stopping_) return;
+    accepted_.fetch_add(1, std::memory_order_relaxed);
     reap();
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::lock_guard lock(mu_);
@@ -424,6 +426,9 @@ http_server::~http_server() { stop(); }
 void http_server::start() { impl_->start(); }
 void http_server::stop() { impl_->stop(); }
 std::uint16_t http_server::port() const { return impl_->port_; }
+std::uint64_t http_server::connections_accepted() const {
+  return impl_->accepted_.load(std::memory_order_relaxed);
+}
 std::string http_server::host() const { return impl_->host_; }
 
 }  // namespace c5c3::k8s

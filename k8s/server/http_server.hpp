@@ -88,6 +88,8 @@ class http_server {
   void stop();
   std::uint16_t port() const;
   std::string host() const;
+  // Connections accepted since start (each is served by a thread of its own).
+  std::uint64_t connections_accepted() const;
 
   class impl;
 

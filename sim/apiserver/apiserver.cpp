@@ -371,6 +371,10 @@ fault_counters apiserver::fault_counts() const {
   return impl_->counters_;
 }
 
+std::uint64_t apiserver::connections_accepted() const {
+  return impl_->server_ ? impl_->server_->connections_accepted() : 0;
+}
+
 std::vector<write_record> apiserver::write_log() const {
   std::lock_guard lock(impl_->log_mu_);
   return impl_->write_log_;

@@ -233,6 +233,8 @@ class apiserver {
   void clear_faults();
   std::vector<fault_rule> faults() const;
   fault_counters fault_counts() const;
+  // TCP connections accepted since start (a client's pool as the server sees it).
+  std::uint64_t connections_accepted() const;
 
   // ---- write log ----
   std::vector<write_record> write_log() const;

@@ -1,0 +1,105 @@
+// The client's bound on requests on connections at once (client_config::
+// max_connections, http.hpp http_transport): a burst waits for the bounded
+// connections and reuses them instead of opening one per request (the
+// emulator counts the connections it accepted), every request of the burst
+// is answered, and a request whose deadline passes while it waits for a
+// connection is given up before it is sent, never written later.
+#include "harness.hpp"
+
+#include <algorithm>
+
+using namespace c5c3;
+using namespace c5c3::testing;
+using k8s::object;
+
+namespace {
+
+// Each create of a ConfigMap answered after `latency`, so a burst overlaps.
+void slow_creates(sim::apiserver& server, std::chrono::milliseconds latency) {
+  sim::fault_rule f;
+  f.verb = "create";
+  f.resource = "configmaps";
+  f.latency = latency;
+  server.add_fault(f);
+}
+
+// `n` creates sent at once; their answers.
+std::vector<k8s::result<object>> burst(k8s::client& c, const std::string& prefix, int n) {
+  std::vector<std::shared_ptr<std::promise<k8s::result<object>>>> ps;
+  std::vector<std::future<k8s::result<object>>> fs;
+  for (int i = 0; i < n; ++i) {
+    ps.push_back(std::make_shared<std::promise<k8s::result<object>>>());
+    fs.push_back(ps.back()->get_future());
+    c.create(configmap("default", prefix + std::to_string(i), "x"), {"tester"},
+             [p = ps.back()](k8s::result<object> r) { p->set_value(std::move(r)); });
+  }
+  std::vector<k8s::result<object>> out;
+  for (auto& f : fs) {
+    BOOST_TEST_REQUIRE((f.wait_for(deadline) == std::future_status::ready), "a request of the burst got no answer");
+    out.push_back(f.get());
+  }
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(client_pool)
+
+BOOST_FIXTURE_TEST_CASE(a_burst_waits_for_the_bounded_connections_and_reuses_them, emulator_fixture) {
+  slow_creates(server, 150ms);
+  auto cfg = base_config();
+  cfg.max_connections = 2;
+  auto c = make_client(cfg);
+  auto before = server.connections_accepted();
+  auto answers = burst(*c, "bounded-", 10);
+  for (const auto& r : answers) BOOST_TEST(r.ok(), why(r));
+  BOOST_TEST(server.connections_accepted() - before <= 2u);
+  auto log = server.write_log();
+  BOOST_TEST(std::count_if(log.begin(), log.end(), [](const sim::write_record& w) {
+               return w.resource == "configmaps" && w.name.rfind("bounded-", 0) == 0 && w.code == 201;
+             }) == 10);
+
+  // The same burst without the bound opens a connection per request: the
+  // latency makes them overlap, so the bound above is what held them to 2.
+  auto unbounded_cfg = base_config();
+  unbounded_cfg.max_connections = 0;
+  auto u = make_client(unbounded_cfg);
+  before = server.connections_accepted();
+  for (const auto& r : burst(*u, "unbounded-", 10)) BOOST_TEST(r.ok(), why(r));
+  BOOST_TEST(server.connections_accepted() - before > 2u);
+}
+
+// One connection, held by a slow create; a write whose deadline passes while
+// it waits for that connection fails with the deadline's Timeout, says it was
+// never sent, and the emulator never writes it (not even once the connection
+// is free again).
+BOOST_FIXTURE_TEST_CASE(a_deadline_passing_in_the_queue_sends_nothing, emulator_fixture) {
+  slow_creates(server, 1500ms);
+  auto cfg = base_config();
+  cfg.max_connections = 1;
+  auto c = make_client(cfg);
+  auto slow = std::make_shared<std::promise<k8s::result<object>>>();
+  auto slow_done = slow->get_future();
+  c->create(configmap("default", "holder", "1"), {"tester"}, [slow](k8s::result<object> r) { slow->set_value(r); });
+  BOOST_TEST_REQUIRE(eventually([&] { return server.connections_accepted() >= 1u; }));
+  k8s::write_options wo{"tester"};
+  wo.deadline = std::chrono::steady_clock::now() + 300ms;
+  auto r = await<object>([&](auto cb) { c->create(configmap("default", "queued", "2"), wo, cb); });
+  BOOST_TEST_REQUIRE(!r.ok(), "the queued create was sent after its deadline");
+  BOOST_TEST(k8s::is_deadline_exceeded(r.error()), r.error().describe());
+  BOOST_TEST(r.error().message.find("was sent") != std::string::npos, r.error().message);
+  BOOST_TEST(r.error().message.find("no connection") != std::string::npos, r.error().message);
+  BOOST_TEST(r.error().message.find("ConfigMap default/queued") != std::string::npos, r.error().message);
+  BOOST_TEST_REQUIRE((slow_done.wait_for(deadline) == std::future_status::ready));
+  auto held = slow_done.get();
+  BOOST_TEST(held.ok(), why(held));
+  // The client is not wedged: a later create takes the freed connection.
+  server.clear_faults();
+  auto after = await<object>([&](auto cb) { c->create(configmap("default", "after", "3"), {"tester"}, cb); });
+  BOOST_TEST(after.ok(), why(after));
+  auto log = server.write_log();
+  BOOST_TEST(std::none_of(log.begin(), log.end(), [](const sim::write_record& w) { return w.name == "queued"; }));
+  BOOST_TEST(server.connections_accepted() == 1u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

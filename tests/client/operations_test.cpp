@@ -342,8 +342,8 @@ class oversized_answer {
     }
     const std::string head =
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 600000000\r\n\r\n{";
+    ++answered_;  // before the send: the client may have its answer (and the test look) before this thread runs on
     (void)::send(c, head.data(), head.size(), MSG_NOSIGNAL);
-    ++answered_;
     pollfd p{c, POLLIN, 0};
     if (::poll(&p, 1, 20'000) == 1 && ::recv(c, buf, sizeof buf, 0) == 0) ++closed_;
     ::close(c);

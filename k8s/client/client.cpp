@@ -30,6 +30,8 @@ result<std::shared_ptr<client>, std::string> client::create(net::io_context& io,
 client::client(std::shared_ptr<impl> p) : impl_(std::move(p)) {}
 client::~client() { impl_->transport->close_idle(); }
 
+std::size_t client::requests_waiting() const { return impl_->transport->waiting(); }
+
 std::string client::host() const { return impl_->transport->url().host_header(); }
 net::io_context& client::io() const { return impl_->io; }
 

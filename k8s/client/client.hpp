@@ -171,6 +171,8 @@ class client : public std::enable_shared_from_this<client> {
   // One request through the full pipeline (limiter, credentials, retries,
   // metrics); an HTTP status >= 400 comes back as the api_error.
   void send(rest_request req, callback<rest_response> done);
+  // Requests waiting for a connection (client_config::max_connections).
+  std::size_t requests_waiting() const;
 
   boost::asio::io_context& io() const;
 

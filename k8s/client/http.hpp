@@ -109,6 +109,8 @@ class http_transport {
   std::optional<std::string> set_client_certificate(std::string cert_pem, std::string key_pem);
   // Drops idle connections (the active ones finish their exchange).
   void close_idle();
+  // Requests waiting for their turn under the bound.
+  std::size_t waiting() const;
 
   struct impl;
 

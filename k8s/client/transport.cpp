@@ -33,8 +33,11 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
   std::mutex mu;
   std::shared_ptr<detail::tls_context> ctx;  // guarded by mu
   std::vector<std::shared_ptr<detail::connection>> idle;
-  std::size_t exchanges = 0;                    // guarded by mu
-  std::deque<std::shared_ptr<waiting>> queue;  // guarded by mu
+  std::size_t exchanges = 0;  // guarded by mu
+  // Guarded by mu. Weak: a waiting request is owned by its timer's handler,
+  // so the io_context's shutdown frees what waits (its callback may own the
+  // client that owns this pool) instead of a cycle through this queue.
+  std::deque<std::weak_ptr<waiting>> queue;
 
   impl(boost::asio::io_context& i, server_url u, tls_options t, std::size_t m, std::size_t x)
       : io(i), url(std::move(u)), tls(std::move(t)), max_idle(m), max_exchanges(x) {}
@@ -75,12 +78,11 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
       if (max_exchanges > 0 && exchanges >= max_exchanges) {
         auto w = std::make_shared<waiting>(io, std::move(req), std::move(done));
         queue.push_back(w);
-        if (w->req->timeout.count() > 0) {
-          w->timer.expires_after(w->req->timeout);
-          w->timer.async_wait([self = shared_from_this(), w](const boost::system::error_code& ec) {
-            if (!ec) self->expire(w);
-          });
-        }
+        if (w->req->timeout.count() > 0) w->timer.expires_after(w->req->timeout);
+        else w->timer.expires_at(boost::asio::steady_timer::time_point::max());
+        w->timer.async_wait([self = shared_from_this(), w](const boost::system::error_code& ec) {
+          if (!ec) self->expire(w);
+        });
         return;
       }
       ++exchanges;
@@ -93,7 +95,7 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
     std::size_t ahead = 0;
     {
       std::lock_guard lock(mu);
-      auto it = std::find(queue.begin(), queue.end(), w);
+      auto it = std::find_if(queue.begin(), queue.end(), [&](const auto& q) { return q.lock() == w; });
       if (it == queue.end()) return;  // started meanwhile
       queue.erase(it);
       ahead = exchanges;
@@ -130,12 +132,14 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
     std::shared_ptr<waiting> w;
     {
       std::lock_guard lock(mu);
-      if (queue.empty()) {
+      while (!w && !queue.empty()) {
+        w = queue.front().lock();  // null: freed at shutdown
+        queue.pop_front();
+      }
+      if (!w) {
         --exchanges;
         return;
       }
-      w = std::move(queue.front());
-      queue.pop_front();
     }
     w->timer.cancel();
     auto req = w->req;
@@ -188,6 +192,11 @@ std::optional<std::string> http_transport::set_client_certificate(std::string ce
   impl_->ctx = std::move(c.value());
   impl_->idle.clear();
   return std::nullopt;
+}
+
+std::size_t http_transport::waiting() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->queue.size();
 }
 
 void http_transport::close_idle() {

@@ -102,4 +102,30 @@ BOOST_FIXTURE_TEST_CASE(a_deadline_passing_in_the_queue_sends_nothing, emulator_
   BOOST_TEST(server.connections_accepted() == 1u);
 }
 
+// A client dropped, and its io_context with it, while a request waits for a
+// connection frees that request's callback (which may own the client): the
+// queue owns nothing that the io_context's shutdown does not free.
+BOOST_FIXTURE_TEST_CASE(a_request_waiting_at_shutdown_is_freed, emulator_fixture) {
+  slow_creates(server, 3000ms);
+  auto cfg = base_config();
+  cfg.max_connections = 1;
+  std::weak_ptr<int> waiting_callback;
+  {
+    io_threads own;
+    auto made = k8s::client::create(own.io, cfg);
+    BOOST_TEST_REQUIRE(made.ok());
+    auto c = made.value();
+    c->create(configmap("default", "first", "1"), {"tester"}, [](k8s::result<object>) {});
+    BOOST_TEST_REQUIRE(eventually([&] { return server.connections_accepted() >= 1u; }));
+    auto token = std::make_shared<int>(0);
+    waiting_callback = token;
+    // The callback owns the client, as a caller's callback may.
+    c->create(configmap("default", "second", "2"), {"tester"}, [token, c](k8s::result<object>) {});
+    BOOST_TEST_REQUIRE(eventually([&] { return c->requests_waiting() == 1u; }));
+    c.reset();
+    made = std::string("dropped");
+  }
+  BOOST_TEST(waiting_callback.expired());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -134,6 +134,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
   void send(rest_request req, callback<rest_response> done) {
     auto st = std::make_shared<attempt_state>();
     if (req.timeout.count() <= 0) req.timeout = cfg.request_timeout;
+    // Leases (a shard's membership, leader election) never wait for the
+    // pool's bound: a renewal queued behind a burst could outlive its hold.
+    if (req.target.rfind("/apis/coordination.k8s.io/", 0) == 0) req.unbounded = true;
     st->req = std::move(req);
     st->done = std::move(done);
     net::post(io, [self = shared_from_this(), st] { self->attempt(st); });

@@ -51,6 +51,9 @@ struct rest_request {
   std::optional<std::chrono::steady_clock::time_point> deadline{};
   // What the request is about, for errors only ("ConfigMap default/cm1"); not sent.
   std::string object{};
+  // Never waits for the pool's bound (http_transport::create): a Lease's
+  // renewal must not queue behind a burst of other requests.
+  bool unbounded = false;
 };
 
 struct rest_response {

@@ -1,7 +1,8 @@
 // The connection pool of one API server: at most `max_exchanges` requests
 // on connections at once (0: no bound); the others wait in order of arrival,
 // each for at most its timeout, which the wait uses up. Streams (watches)
-// have connections of their own, outside the bound.
+// have connections of their own, outside the bound, and so do requests
+// marked `unbounded` (a Lease's: a renewal never waits behind a burst).
 #include "k8s/client/detail/connection.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -73,6 +74,7 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
 
   // Starts `req` now or queues it behind the bound.
   void send(std::shared_ptr<const rest_request> req, rest_handler done) {
+    if (req->unbounded) return exchange(std::move(req), std::move(done), true, false);
     {
       std::lock_guard lock(mu);
       if (max_exchanges > 0 && exchanges >= max_exchanges) {
@@ -87,7 +89,7 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
       }
       ++exchanges;
     }
-    exchange(std::move(req), std::move(done), true);
+    exchange(std::move(req), std::move(done), true, true);
   }
 
   // A queued request whose timeout ran out before its turn: nothing was sent.
@@ -106,22 +108,22 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
                             true, false});
   }
 
-  // One exchange holding a place under the bound; its end gives the place to
-  // the next request waiting.
-  void exchange(std::shared_ptr<const rest_request> req, rest_handler done, bool allow_stale_retry) {
+  // One exchange; `counted`: it holds a place under the bound, and its end
+  // gives the place to the next request waiting.
+  void exchange(std::shared_ptr<const rest_request> req, rest_handler done, bool allow_stale_retry, bool counted) {
     auto conn = take();
-    conn->request(req, [self = shared_from_this(), conn, req, done = std::move(done),
-                        allow_stale_retry](rest_result r, bool keep_alive) mutable {
+    conn->request(req, [self = shared_from_this(), conn, req, done = std::move(done), allow_stale_retry,
+                        counted](rest_result r, bool keep_alive) mutable {
       if (!r.ok() && r.error().stale_connection && allow_stale_retry) {
         // The server closed an idle keep-alive connection before answering:
         // the request was not processed, send it again on a new connection.
-        return self->exchange(std::move(req), std::move(done), false);
+        return self->exchange(std::move(req), std::move(done), false, counted);
       }
       if (keep_alive) {
         conn->reused = false;
         self->put(std::move(conn));
       }
-      self->next();
+      if (counted) self->next();
       done(std::move(r));
     });
   }
@@ -149,7 +151,7 @@ struct http_transport::impl : std::enable_shared_from_this<http_transport::impl>
       copy->timeout = std::max(req->timeout - waited, std::chrono::milliseconds(1));
       req = std::move(copy);
     }
-    exchange(std::move(req), std::move(w->done), true);
+    exchange(std::move(req), std::move(w->done), true, true);
   }
 };
 

@@ -102,6 +102,27 @@ BOOST_FIXTURE_TEST_CASE(a_deadline_passing_in_the_queue_sends_nothing, emulator_
   BOOST_TEST(server.connections_accepted() == 1u);
 }
 
+// A Lease's request (a shard's renewal) never waits for the bound: with the
+// one connection held by a slow create, it is answered on a second one.
+BOOST_FIXTURE_TEST_CASE(a_lease_does_not_wait_for_the_bound, emulator_fixture) {
+  slow_creates(server, 3000ms);
+  auto cfg = base_config();
+  cfg.max_connections = 1;
+  auto c = make_client(cfg);
+  auto slow = std::make_shared<std::promise<k8s::result<object>>>();
+  auto slow_done = slow->get_future();
+  c->create(configmap("default", "holder", "1"), {"tester"}, [slow](k8s::result<object> r) { slow->set_value(r); });
+  BOOST_TEST_REQUIRE(eventually([&] { return server.connections_accepted() >= 1u; }));
+  k8s::object_builder b("coordination.k8s.io/v1", "Lease", "default", "replica-a");
+  b.set_string({"spec", "holderIdentity"}, "replica-a");
+  auto lease = await<object>([&](auto cb) { c->create(std::move(b).freeze(), {"tester"}, cb); });
+  BOOST_TEST(lease.ok(), why(lease));
+  BOOST_TEST(c->requests_waiting() == 0u);
+  BOOST_TEST(server.connections_accepted() == 2u);
+  BOOST_TEST_REQUIRE((slow_done.wait_for(deadline) == std::future_status::ready));
+  BOOST_TEST(slow_done.get().ok());
+}
+
 // A client dropped, and its io_context with it, while a request waits for a
 // connection frees that request's callback (which may own the client): the
 // queue owns nothing that the io_context's shutdown does not free.

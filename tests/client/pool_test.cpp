@@ -41,6 +41,20 @@ std::vector<k8s::result<object>> burst(k8s::client& c, const std::string& prefix
   return out;
 }
 
+k8s::client_config one_connection(k8s::client_config cfg) {
+  cfg.max_connections = 1;
+  return cfg;
+}
+
+// A slow create on the client's one connection, under way at the server.
+std::future<k8s::result<object>> hold_the_connection(k8s::client& c, const sim::apiserver& server) {
+  auto slow = std::make_shared<std::promise<k8s::result<object>>>();
+  auto done = slow->get_future();
+  c.create(configmap("default", "holder", "1"), {"tester"}, [slow](k8s::result<object> r) { slow->set_value(r); });
+  BOOST_TEST_REQUIRE(eventually([&] { return server.connections_accepted() >= 1u; }));
+  return done;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(client_pool)
@@ -75,13 +89,8 @@ BOOST_FIXTURE_TEST_CASE(a_burst_waits_for_the_bounded_connections_and_reuses_the
 // is free again).
 BOOST_FIXTURE_TEST_CASE(a_deadline_passing_in_the_queue_sends_nothing, emulator_fixture) {
   slow_creates(server, 1500ms);
-  auto cfg = base_config();
-  cfg.max_connections = 1;
-  auto c = make_client(cfg);
-  auto slow = std::make_shared<std::promise<k8s::result<object>>>();
-  auto slow_done = slow->get_future();
-  c->create(configmap("default", "holder", "1"), {"tester"}, [slow](k8s::result<object> r) { slow->set_value(r); });
-  BOOST_TEST_REQUIRE(eventually([&] { return server.connections_accepted() >= 1u; }));
+  auto c = make_client(one_connection(base_config()));
+  auto slow_done = hold_the_connection(*c, server);
   k8s::write_options wo{"tester"};
   wo.deadline = std::chrono::steady_clock::now() + 300ms;
   auto r = await<object>([&](auto cb) { c->create(configmap("default", "queued", "2"), wo, cb); });
@@ -106,13 +115,8 @@ BOOST_FIXTURE_TEST_CASE(a_deadline_passing_in_the_queue_sends_nothing, emulator_
 // one connection held by a slow create, it is answered on a second one.
 BOOST_FIXTURE_TEST_CASE(a_lease_does_not_wait_for_the_bound, emulator_fixture) {
   slow_creates(server, 3000ms);
-  auto cfg = base_config();
-  cfg.max_connections = 1;
-  auto c = make_client(cfg);
-  auto slow = std::make_shared<std::promise<k8s::result<object>>>();
-  auto slow_done = slow->get_future();
-  c->create(configmap("default", "holder", "1"), {"tester"}, [slow](k8s::result<object> r) { slow->set_value(r); });
-  BOOST_TEST_REQUIRE(eventually([&] { return server.connections_accepted() >= 1u; }));
+  auto c = make_client(one_connection(base_config()));
+  auto slow_done = hold_the_connection(*c, server);
   k8s::object_builder b("coordination.k8s.io/v1", "Lease", "default", "replica-a");
   b.set_string({"spec", "holderIdentity"}, "replica-a");
   auto lease = await<object>([&](auto cb) { c->create(std::move(b).freeze(), {"tester"}, cb); });

@@ -227,6 +227,48 @@ BOOST_FIXTURE_TEST_CASE(acquire_may_name_its_cluster, limiter_fixture) {
   BOOST_TEST(probe(limiter, "a").in_use == 1u);
 }
 
+// One actor waiting in two pools, between others: its death takes both of
+// its waits out (the limiter finds them by its index, not by a scan) and
+// leaves the others' order as it was.
+caf::behavior two_pool_waiter(caf::event_based_actor* self, caf::actor limiter) {
+  for (const char* cluster : {"a", "b"})
+    self->request(limiter, caf::infinite, protocol::acquire_atom::value, std::string(cluster))
+        .then([](protocol::grant_atom) {});
+  return {[](count_atom) { return std::uint32_t{0}; }};
+}
+
+BOOST_FIXTURE_TEST_CASE(a_waiter_of_two_pools_leaves_both_when_it_dies, limiter_fixture) {
+  auto limiter = keep(spawn_limiter(sys, 1));
+  auto a = order(limiter, 1, "a"), b = order(limiter, 2, "b");
+  for (const auto& x : {a, b}) caf::anon_send(x, protocol::wake_atom::value);
+  run();
+  BOOST_TEST(log->running == 2);
+  auto waiting_a = order(limiter, 3, "a");
+  caf::anon_send(waiting_a, protocol::wake_atom::value);
+  run();
+  auto twice = sys.spawn(two_pool_waiter, limiter);
+  run();
+  auto waiting_b = order(limiter, 4, "b");
+  caf::anon_send(waiting_b, protocol::wake_atom::value);
+  run();
+  BOOST_TEST(probe(limiter, "a").waiting == 2u);
+  BOOST_TEST(probe(limiter, "b").waiting == 2u);
+  caf::anon_send_exit(twice, caf::exit_reason::kill);
+  run();
+  BOOST_TEST(probe(limiter, "a").waiting == 1u);
+  BOOST_TEST(probe(limiter, "b").waiting == 1u);
+  // Each pool's next token goes to the order behind the dead one.
+  BOOST_TEST(release_any());
+  BOOST_TEST(release_any());
+  BOOST_TEST(log->started == 4);
+  BOOST_TEST(started_on("a") == 2);
+  BOOST_TEST(started_on("b") == 2);
+  BOOST_TEST(release_any());
+  BOOST_TEST(release_any());
+  BOOST_TEST(probe(limiter).in_use == 0u);
+  BOOST_TEST(probe(limiter).pools == 0u);
+}
+
 BOOST_FIXTURE_TEST_CASE(a_bare_acquire_from_an_actor_without_a_probe_counts_against_management, limiter_fixture) {
   auto limiter = keep(spawn_limiter(sys, 1));
   auto holder = order(limiter, 1);  // an order actor on the management cluster

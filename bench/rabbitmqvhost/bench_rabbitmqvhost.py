@@ -65,6 +65,7 @@ from benchlib import (Processes, cpu_seconds, diff, free_port, gauge_sum, reques
 import absorb  # noqa: E402
 import latency  # noqa: E402
 import rotation  # noqa: E402
+import scale  # noqa: E402
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -232,6 +233,9 @@ def main():
                     help="P3: the orders are created before the operator starts; at the end, its writes are replayed "
                          "to the same emulator (bench/rabbitmqvhost/absorb.py) over each CONNECTIONS count "
                          "(default: its --max-concurrent-reconciles, then 16)")
+    ap.add_argument("--create-connections", type=int, default=0, metavar="C",
+                    help="create the orders with bench_replay over C connections instead of one `kubectl create` "
+                         "(bench/rabbitmqvhost/scale.py; for 100,000 orders); Ready is then seen by a watch")
     a = ap.parse_args()
     if (a.changes or a.restart) and a.kind != "rabbitmqvhost":
         ap.error("--changes and --restart are for --kind rabbitmqvhost")
@@ -240,7 +244,7 @@ def main():
         ap.error("--absorb is for the kinds whose orders need no set-up orders (the operator starts after them)")
     work = tempfile.mkdtemp(prefix="c5c3-bench-rmq-")
     ps = Processes(work)
-    watch = None
+    watch = ready_watch = None
     procs = ps.procs
 
     try:
@@ -258,11 +262,17 @@ def main():
                      f"{len(setup)} setup orders Ready", 3600)
             time.sleep(2)
         kinds = sorted({k for k, _ in measured})
+
+        def create(batch, name):
+            if a.create_connections:
+                scale.create_by_replay(a.bin, ps.kubeconfig, work, batch, name, a.create_connections)
+            else:
+                create_orders(kubectl, work, batch, name)
         watch = rotation.RotationWatch("tenant-a") if a.kind == "keystoneapplicationcredential" else None
         total = len(measured)
         if absorbing:  # P3: every order there before the operator starts; the write log from then on
             t0 = time.time()
-            create_orders(kubectl, work, measured, "orders")
+            create(measured, "orders")
             created = time.time() - t0
             ready_watch = absorb.ReadyWatch(KINDS[a.kind][1])
             wait_for(lambda: ready_watch.seen() >= total, "the orders listed by the Ready watch", 600)
@@ -277,19 +287,20 @@ def main():
             cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
             req0 = requests_by_method(metrics)
             t0 = time.time()
-            create_orders(kubectl, work, measured, "orders")
+            ready_watch = absorb.ReadyWatch(KINDS[a.kind][1]) if a.create_connections and not watch else None
+            create(measured, "orders")
             created = time.time() - t0
         op = procs["operator"].pid
 
         def all_ready():
             if watch:  # each order Ready once, as its watch saw it
                 return watch.count("ready") >= total
-            if absorbing:
+            if absorbing or ready_watch:
                 return ready_watch.count() >= total
             return count_ready(api, kinds) >= total
 
         wait_for(all_ready, f"{total} orders Ready", 3600)
-        converged = (ready_watch.last() if absorbing else time.time()) - t0
+        converged = (ready_watch.last() if ready_watch else time.time()) - t0
         write_log = absorb.sim_get(api.api_client, "/sim/writelog") if absorbing else None
         req1 = requests_by_method(metrics)
         cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
@@ -304,7 +315,8 @@ def main():
         print(f"orders                                  {total} "
               + ", ".join(f"{sum(1 for k, _ in measured if k == kk)} {KINDS[kk][0]}" for kk in kinds)
               + (f" (after {len(setup)} users and projects)" if setup else ""))
-        print(f"kubectl create of all orders            {created:.1f} s"
+        print(f"{'bench_replay' if a.create_connections else 'kubectl'} create of all orders"
+              f"{'       ' if a.create_connections else '            '}{created:.1f} s"
               + ("  (before the operator started)" if absorbing else ""))
         print(f"seconds until all Ready                 {converged:.1f} s"
               + ("  (from the operator's start)" if absorbing else ""))
@@ -361,8 +373,9 @@ def main():
             absorb.run(ps, a.bin, work, write_log, absorb.originals_of([y for _, y in measured], KINDS[a.kind][1]),
                        total, converged, conv, cpu1["operator"] - cpu0["operator"], conns)
     finally:
-        if watch:
-            watch.stop.set()
+        for w in (watch, ready_watch):
+            if w:
+                w.stop.set()
         for p in procs.values():
             p.terminate()
         for p in procs.values():

@@ -15,6 +15,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -190,6 +191,11 @@ class apiserver::impl {
   // the watch history; nullopt once events after `rv` have left it.
   std::optional<std::map<k8s::object_key, k8s::object>> objects_at_locked(const stored_resource& sr,
                                                                           std::int64_t rv) const;
+  // The same, kept for the next pages of the list that asked (kube reads
+  // etcd at that revision): rebuilt once per list, not once per page.
+  // nullptr once events after `rv` have left the history.
+  std::shared_ptr<const std::map<k8s::object_key, k8s::object>> snapshot_at_locked(const stored_resource& sr,
+                                                                                 std::int64_t rv);
   k8s::object convert_for(const k8s::object& o, const k8s::api_resource& r) const;
 
   // ---- list and watch (watch.cpp) ----
@@ -262,6 +268,12 @@ class apiserver::impl {
   std::size_t log_records_ = 0;      // lines in state.log
   std::size_t snapshot_objects_ = 0; // objects in state.json
   std::deque<watch_event> history_;
+  struct list_snapshot {
+    std::string qualified;
+    std::int64_t rv = 0;
+    std::shared_ptr<const std::map<k8s::object_key, k8s::object>> objects;
+  };
+  std::deque<list_snapshot> list_snapshots_;  // the newest last; a few lists' worth
   std::map<std::string, stored_resource> resources_;  // by qualified resource
   std::map<std::string, k8s::api_resource> served_;   // "group/version/plural"
   std::uint64_t kinds_generation_ = 0;                 // bumped whenever served_ may change

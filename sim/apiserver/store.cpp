@@ -123,6 +123,20 @@ void apiserver::impl::record_event_locked(std::string type, const std::string& q
   cv_.notify_all();
 }
 
+std::shared_ptr<const std::map<k8s::object_key, object>> apiserver::impl::snapshot_at_locked(
+    const stored_resource& sr, std::int64_t rv) {
+  constexpr std::size_t kept = 4;
+  const auto q = sr.storage.qualified();
+  for (const auto& s : list_snapshots_)
+    if (s.rv == rv && s.qualified == q) return rv < evicted_rv_ ? nullptr : s.objects;
+  auto at = objects_at_locked(sr, rv);
+  if (!at) return nullptr;
+  auto shared = std::make_shared<const std::map<k8s::object_key, object>>(std::move(*at));
+  list_snapshots_.push_back({q, rv, shared});
+  if (list_snapshots_.size() > kept) list_snapshots_.pop_front();
+  return shared;
+}
+
 std::optional<std::map<k8s::object_key, object>> apiserver::impl::objects_at_locked(
     const stored_resource& sr, std::int64_t rv) const {
   if (rv < evicted_rv_ || rv > rv_) return std::nullopt;

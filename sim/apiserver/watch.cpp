@@ -79,6 +79,14 @@ std::string continue_token(std::int64_t rv, const k8s::object_key& last) {
   return continue_token(rv, last.to_string() + std::string(1, '\0'));
 }
 
+// The key a continue token's start names ("namespace/name", or "name" for a
+// cluster-scoped object).
+k8s::object_key key_of_start(const std::string& start) {
+  auto slash = start.find('/');
+  if (slash == std::string::npos) return {"", start};
+  return {start.substr(0, slash), start.substr(slash + 1)};
+}
+
 bool contains(std::string_view h, std::string_view what) { return h.find(what) != std::string_view::npos; }
 
 }  // namespace
@@ -227,27 +235,38 @@ void apiserver::impl::serve_list(const k8s::http_request& req, k8s::http_respond
       limit = 0;  // served from the watch cache, which does not paginate
     }
     auto& sr = resource_locked(r);
-    std::optional<std::map<k8s::object_key, k8s::object>> at;
+    std::shared_ptr<const std::map<k8s::object_key, k8s::object>> at;
     if (snapshot && *snapshot != rv_) {
-      at = objects_at_locked(sr, *snapshot);
+      at = snapshot_at_locked(sr, *snapshot);
       if (!at) fail(k8s::make_expired("The resourceVersion for the provided list is too old."));
     }
     if (snapshot) list_rv = *snapshot;
     const auto& objects = at ? *at : sr.objects;
-    std::int64_t count_after = 0;
-    for (auto& [k, o] : objects) {
-      if (!expired_body.empty()) break;
-      if (!start.empty() && k.to_string() <= start) continue;
-      if (!filter.matches(o)) continue;
+    // A page starts after the previous page's last key, found in the map (a
+    // scan from the first key made a paged list of N objects cost N per page).
+    // A namespace's objects are adjacent in key order.
+    const k8s::object_key from = start.empty() ? k8s::object_key{filter.namespace_, ""} : key_of_start(start);
+    auto it = start.empty() ? objects.lower_bound(from) : objects.upper_bound(from);
+    auto in_range = [&](auto i) {
+      return i != objects.end() && (filter.namespace_.empty() || i->first.namespace_ == filter.namespace_);
+    };
+    bool more = false;
+    for (; in_range(it) && expired_body.empty(); ++it) {
+      if (!filter.matches(it->second)) continue;
       if (limit > 0 && static_cast<std::int64_t>(items.size()) >= limit) {
-        ++count_after;
-        continue;
+        more = true;
+        break;
       }
-      items.push_back(convert_for(o, r));
+      items.push_back(convert_for(it->second, r));
     }
-    if (count_after > 0) {
+    if (more) {
       next_token = continue_token(list_rv, items.back().key());
-      if (filter.labels.empty() && filter.fields.empty()) remaining = count_after;
+      // kube counts what is left only for a list without selectors.
+      if (filter.labels.empty() && filter.fields.empty()) {
+        std::int64_t left = 0;
+        for (; in_range(it); ++it) ++left;
+        remaining = left;
+      }
     }
   }
   if (!expired_body.empty()) {

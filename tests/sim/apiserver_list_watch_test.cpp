@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <thread>
 
 using namespace c5c3;
@@ -150,6 +152,57 @@ BOOST_AUTO_TEST_CASE(continue_returns_the_first_pages_snapshot) {
   BOOST_TEST(str(j, {"metadata", "resourceVersion"}) == snapshot_rv);
   BOOST_TEST(str(j, {"metadata", "continue"}).empty());
   BOOST_TEST(k8s::find((*k8s::member(j, "items"))[0], {"data", "late"}) == nullptr);
+}
+
+// Pages found by their start key, not by a scan: a namespace's list holds
+// only its own objects (not those of a namespace its name is a prefix of) and
+// counts only them as remaining; a list across namespaces pages through all,
+// each page of it at the first page's snapshot however many pages follow.
+BOOST_AUTO_TEST_CASE(pages_of_a_namespace_and_across_namespaces) {
+  server_fixture f(plain());
+  auto c = f.client();
+  for (const char* ns : {"a", "default-x"})
+    BOOST_REQUIRE_EQUAL(c.post("/api/v1/namespaces", fmt::format(R"({{"metadata":{{"name":"{}"}}}})", ns)).status,
+                        201);
+  auto make_in = [&](const std::string& ns, const std::string& name) {
+    auto r = c.post("/api/v1/namespaces/" + ns + "/configmaps", fmt::format(R"({{"metadata":{{"name":"{}"}}}})", name));
+    BOOST_REQUIRE_EQUAL(r.status, 201);
+  };
+  for (const char* n : {"a1", "a2"}) make_in("a", n);
+  for (const char* n : {"d1", "d2", "d3", "d4", "d5"}) make_in("default", n);
+  for (const char* n : {"x1", "x2"}) make_in("default-x", n);
+  auto pages = [&](const std::string& path, int limit, const std::function<void(int)>& between) {
+    std::vector<std::string> all;
+    std::vector<std::int64_t> remaining;
+    std::string cont;
+    int page = 0;
+    do {
+      auto res = c.get(path + "?limit=" + std::to_string(limit) + (cont.empty() ? "" : "&continue=" + k8s::url_encode(cont)));
+      BOOST_TEST_REQUIRE(res.status == 200);
+      auto j = res.json();
+      for (auto& n : names(j)) all.push_back(n);
+      cont = str(j, {"metadata", "continue"});
+      if (!cont.empty()) remaining.push_back(k8s::get_int(j, {"metadata", "remainingItemCount"}).value_or(-1));
+      between(page++);
+    } while (!cont.empty() && page < 20);
+    return std::make_pair(all, remaining);
+  };
+  auto [in_default, left] = pages(cms, 2, [](int) {});
+  BOOST_TEST((in_default == std::vector<std::string>{"d1", "d2", "d3", "d4", "d5"}));
+  BOOST_TEST((left == std::vector<std::int64_t>{3, 1}));
+  // Across namespaces, with a change after every page: the list stays at its first page's state.
+  int late = 0;
+  auto [everywhere, _] = pages("/api/v1/configmaps", 2, [&](int page) {
+    make_in("default", "late" + std::to_string(++late));
+    if (page == 0) BOOST_REQUIRE_EQUAL(c.del("/api/v1/namespaces/default-x/configmaps/x1").status, 200);
+  });
+  std::vector<std::string> want = {"a1", "a2", "d1", "d2", "d3", "d4", "d5", "x1", "x2"};
+  // kube-root-ca.crt and other ConfigMaps the server made are not this test's.
+  std::vector<std::string> ours;
+  for (auto& n : everywhere)
+    if (std::find(want.begin(), want.end(), n) != want.end() || n.rfind("late", 0) == 0) ours.push_back(n);
+  BOOST_TEST(ours == want);
+  BOOST_TEST(late >= 5);
 }
 
 // resourceVersionMatch=Exact (and a legacy resourceVersion with a limit)

@@ -126,11 +126,17 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
       if (stopping_) break;
       if (pos < evicted_rv_) too_slow = true;
       int taken = 0;
-      for (auto& ev : history_) {
-        if (ev.rv <= pos) continue;
+      // The history is in resourceVersion order: the first event after `pos`
+      // is found, not scanned for (a scan per wake-up of every watch cost the
+      // whole history each time once it held 100,000 events).
+      auto first = std::upper_bound(history_.begin(), history_.end(), pos,
+                                    [](std::int64_t p, const watch_event& ev) { return p < ev.rv; });
+      const auto qualified = storage_resource(r);
+      for (auto it = first; it != history_.end(); ++it) {
+        const auto& ev = *it;
         if (cut_after >= 0 && sent + static_cast<int>(pending.size()) >= cut_after) break;
         pos = ev.rv;
-        if (ev.qualified != storage_resource(r)) continue;
+        if (ev.qualified != qualified) continue;
         auto seen = as_seen_through(ev, filter);
         if (!seen) continue;
         pending.push_back({seen->first, std::string(seen->second.namespace_()), std::string(seen->second.name()),

@@ -42,8 +42,11 @@ With --kind rabbitmqvhost, after the steady state (bench/rabbitmqvhost/latency.p
     the same emulator over C connections each (default: its --max-concurrent-reconciles, then 16): the operator's
     orders/s and writes/s, the absorb writes/s, the ratio (bench/rabbitmqvhost/absorb.py).
 
+--create-connections C: the orders are created by bench_replay over C connections instead of one `kubectl create`
+    (bench/rabbitmqvhost/scale.py; for 100,000 orders), and Ready is seen by a watch instead of lists polled.
+
 Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
-       [--changes M] [--restart [--quiet S]] [--absorb [C ...]]
+       [--changes M] [--restart [--quiet S]] [--absorb [C ...]] [--create-connections C]
        (for mixed, N is the number of each Keystone kind but the catalog entries)
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """

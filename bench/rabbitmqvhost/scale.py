@@ -5,22 +5,21 @@ connection is free."""
 import json
 import os
 
-import yaml
-
 import absorb
 
 
-def create_by_replay(bin_dir, kubeconfig, work, batch, name, connections):
-    """The (kind, yaml) pairs of `batch` created by bench_replay over `connections`; returns its RESULT."""
+def create_by_replay(bin_dir, kubeconfig, work, batch, name, connections, plural_of):
+    """The (kind, yaml) pairs of `batch` created by bench_replay over `connections` (plural_of: a kind's
+    collection name); returns its RESULT."""
     path = os.path.join(work, name + ".ndjson")
     with open(path, "w") as f:
-        for _, y in batch:
-            o = yaml.safe_load(y)
-            group, version = o["apiVersion"].split("/")
-            target = f"/apis/{group}/{version}/namespaces/{o['metadata']['namespace']}/{o['kind'].lower()}s"
-            f.write(json.dumps({"setup": False, "key": target + "/" + o["metadata"]["name"], "method": "POST",
-                                "target": target, "contentType": "application/json",
-                                "body": json.dumps(o)}) + "\n")
+        for kind in sorted({k for k, _ in batch}):
+            collections = absorb.originals_of([y for k, y in batch if k == kind], plural_of(kind))
+            for target, objects in collections.items():
+                for o in objects:
+                    f.write(json.dumps({"setup": False, "key": target + "/" + o["metadata"]["name"],
+                                        "method": "POST", "target": target, "contentType": "application/json",
+                                        "body": json.dumps(o)}) + "\n")
     r = absorb.replay(bin_dir, kubeconfig, work, path, name, connections, watch=False)
     if r["failed"]:
         raise SystemExit(f"{r['failed']} of {len(batch)} creates failed")

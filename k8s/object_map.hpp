@@ -6,7 +6,10 @@
 // Here a node holds the object's pointer and two views into its frozen
 // document (72 bytes), which cannot move or change while the node holds the
 // object. An entry replaced by put() keeps its node, so a pointer to an
-// entry (an index's) stays valid until the entry is erased.
+// entry (an index's) stays valid until the entry is erased. The same map
+// holds packed objects (packed_object.hpp), whose names are readable as
+// they are: basic_object_map<V> for any V with namespace_() and name() as
+// views into itself.
 #pragma once
 
 #include "k8s/object.hpp"
@@ -24,20 +27,46 @@ struct object_key_view {
   friend auto operator<=>(const object_key_view&, const object_key_view&) = default;
 };
 inline object_key_view view_of(const object_key& k) { return {k.namespace_, k.name}; }
-inline object_key_view view_of(const object& o) { return {o.namespace_(), o.name()}; }
+template <class V>
+object_key_view view_of(const V& o) {
+  return {o.namespace_(), o.name()};
+}
 
-class object_map {
+template <class V>
+class basic_object_map {
  public:
-  using map_type = std::map<object_key_view, object>;
+  using map_type = std::map<object_key_view, V>;
   using entry = map_type::value_type;
   using const_iterator = map_type::const_iterator;
 
   // Inserts `o`, or replaces the object of its key in the same entry; the
   // object replaced goes to `replaced` (left empty on an insert).
-  const entry& put(object o, object* replaced = nullptr);
+  const entry& put(V o, V* replaced = nullptr) {
+    auto it = map_.find(view_of(o));
+    if (it == map_.end()) {
+      // The views are into the document `o` shares with the node's copy.
+      object_key_view k = view_of(o);
+      return *map_.emplace(k, std::move(o)).first;
+    }
+    // The node leaves the map and comes back with the new object and its
+    // views: the old views point into the old document, which it may free.
+    auto node = map_.extract(it);
+    if (replaced) *replaced = std::move(node.mapped());
+    node.mapped() = std::move(o);
+    node.key() = view_of(node.mapped());
+    return *map_.insert(std::move(node)).position;
+  }
   // Removes the object of `k`; whether there was one.
-  bool erase(object_key_view k);
-  const object* find(object_key_view k) const;
+  bool erase(object_key_view k) {
+    auto it = map_.find(k);
+    if (it == map_.end()) return false;
+    map_.erase(it);
+    return true;
+  }
+  const V* find(object_key_view k) const {
+    auto it = map_.find(k);
+    return it == map_.end() ? nullptr : &it->second;
+  }
   bool contains(object_key_view k) const { return map_.count(k) != 0; }
   const_iterator lower_bound(object_key_view k) const { return map_.lower_bound(k); }
 
@@ -49,5 +78,28 @@ class object_map {
  private:
   map_type map_;
 };
+
+using object_map = basic_object_map<object>;
+
+// Walks `a` and `b` together in key order: `on(x, y)` once per key of
+// either, with nullptr for the side without it.
+template <class A, class B, class F>
+void walk_together(const basic_object_map<A>& a, const basic_object_map<B>& b, F&& on) {
+  auto x = a.begin();
+  auto y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && x->first < y->first)) {
+      on(&x->second, static_cast<const B*>(nullptr));
+      ++x;
+    } else if (x == a.end() || y->first < x->first) {
+      on(static_cast<const A*>(nullptr), &y->second);
+      ++y;
+    } else {
+      on(&x->second, &y->second);
+      ++x;
+      ++y;
+    }
+  }
+}
 
 }  // namespace c5c3::k8s

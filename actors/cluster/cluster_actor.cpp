@@ -230,9 +230,9 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         auto& s = self->state;
         if (r.source == protocol::read_from::cache) {
           if (const auto* e = cache_for(s, r.ref.gvk, r.ref.namespace_, "", k8s::canonical_paths(r.drop))) {
-            const auto* o = e->cache.find(k8s::object_key{r.ref.namespace_, r.ref.name});
+            auto o = e->cache.get(k8s::object_key{r.ref.namespace_, r.ref.name});
             if (!o) return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
-            return caf::result<k8s::object>(*o);
+            return caf::result<k8s::object>(std::move(o));
           }
         }
         auto id = expect(self, self->make_response_promise());

@@ -28,7 +28,7 @@ const std::string* pinned(const k8s::label_requirement& r) {
   return nullptr;
 }
 
-using entry = k8s::object_map::entry;
+using entry = k8s::basic_object_map<k8s::packed_object>::entry;
 const k8s::object_key_view& key_of(const entry* e) { return e->first; }
 const k8s::object_key_view& key_of(const entry& e) { return e.first; }
 
@@ -81,9 +81,9 @@ void erase_key(Set& set, const k8s::object_key_view& key) {
   if (auto it = set.find(key); it != set.end()) set.erase(it);
 }
 
-void informer_cache::index_labels(const entry& e) {
+void informer_cache::index_labels(const entry& e, const k8s::object& o) {
   for (auto& [label, buckets] : label_index_)
-    if (auto v = e.second.label(label)) buckets[std::string(*v)].insert(&e);
+    if (auto v = o.label(label)) buckets[std::string(*v)].insert(&e);
 }
 
 void informer_cache::unindex_labels(const k8s::object& o) {
@@ -97,9 +97,9 @@ void informer_cache::unindex_labels(const k8s::object& o) {
   }
 }
 
-void informer_cache::index_fields(const entry& e) {
+void informer_cache::index_fields(const entry& e, const k8s::object& o) {
   for (auto& [paths, by_values] : field_index_)
-    by_values[{std::string(e.second.namespace_()), values_at(e.second, paths)}].insert(&e);
+    by_values[{std::string(o.namespace_()), values_at(o, paths)}].insert(&e);
 }
 
 void informer_cache::unindex_fields(const k8s::object& o) {
@@ -111,28 +111,86 @@ void informer_cache::unindex_fields(const k8s::object& o) {
   }
 }
 
-void informer_cache::put(const k8s::object& o) {
+k8s::object informer_cache::put(const k8s::object& o) {
   // One lookup: the entry keeps its node and its key's order, so the indexes
   // find it by the replaced object's labels and fields after the put.
-  k8s::object old;
-  const entry& e = store_.put(o, &old);
+  k8s::packed_object replaced;
+  const entry& e = store_.put(packer_.pack(o), &replaced);
+  k8s::object old = packer_.unpack(replaced);
   if (old) {
     unindex_labels(old);
     unindex_fields(old);
   }
-  index_labels(e);
-  index_fields(e);
+  index_labels(e, o);
+  index_fields(e, o);
+  if (packer_.due(store_.size())) repack();
+  return old;
 }
 
-void informer_cache::erase(const k8s::object_key& key) {
-  const k8s::object* old = store_.find(k8s::view_of(key));
-  if (!old) return;
-  unindex_labels(*old);
-  unindex_fields(*old);
+void informer_cache::repack() {
+  auto previous = packer_.renew();
+  // put() keeps each entry's node (the indexes point at it); the key's views
+  // move to the new packing.
+  std::vector<const entry*> entries;
+  entries.reserve(store_.size());
+  for (const auto& e : store_) entries.push_back(&e);
+  for (const entry* e : entries) store_.put(packer_.repack(e->second, previous));
+}
+
+k8s::object informer_cache::erase(const k8s::object_key& key) {
+  const k8s::packed_object* p = store_.find(k8s::view_of(key));
+  if (!p) return {};
+  k8s::object old = packer_.unpack(*p);
+  unindex_labels(old);
+  unindex_fields(old);
   store_.erase(k8s::view_of(key));
+  return old;
 }
 
-const k8s::object* informer_cache::find(const k8s::object_key& key) const { return store_.find(k8s::view_of(key)); }
+k8s::object informer_cache::get(const k8s::object_key& key) const {
+  const k8s::packed_object* p = store_.find(k8s::view_of(key));
+  return p ? packer_.unpack(*p) : k8s::object();
+}
+
+std::optional<std::string_view> informer_cache::version(const k8s::object_key& key) const {
+  const k8s::packed_object* p = store_.find(k8s::view_of(key));
+  if (!p) return std::nullopt;
+  return p->resource_version();
+}
+
+std::vector<k8s::object> informer_cache::all() const {
+  std::vector<k8s::object> out;
+  out.reserve(store_.size());
+  for (const auto& e : store_) out.push_back(unpack(e));
+  return out;
+}
+
+k8s::list_difference informer_cache::difference(const k8s::object_map& listed) const {
+  k8s::list_difference d;
+  k8s::walk_together(store_, listed, [&](const k8s::packed_object* was, const k8s::object* now) {
+    if (!now)
+      d.deleted.push_back(packer_.unpack(*was));
+    else if (!was)
+      d.added.push_back(*now);
+    else if (was->resource_version() != now->resource_version())
+      d.updated.emplace_back(packer_.unpack(*was), *now);
+  });
+  return d;
+}
+
+void informer_cache::compare(const informer_cache& seen, const informer_cache& now,
+                             const std::function<void(const k8s::object&, const k8s::object&)>& on) {
+  k8s::walk_together(seen.store_, now.store_, [&](const k8s::packed_object* a, const k8s::packed_object* b) {
+    if (a && b && a->resource_version() == b->resource_version()) return;
+    on(a ? seen.packer_.unpack(*a) : k8s::object(), b ? now.packer_.unpack(*b) : k8s::object());
+  });
+}
+
+std::size_t informer_cache::packed_bytes() const {
+  std::size_t n = packer_.dictionary_size();
+  for (const auto& e : store_) n += e.second.allocated();
+  return n;
+}
 
 bool informer_cache::covers(const k8s::label_selector& request) const {
   for (const auto& inf : selector_.requirements()) {
@@ -167,7 +225,7 @@ const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::
     if (!v) continue;
     auto& buckets = label_index_[r.key];
     for (const entry& e : store_)
-      if (auto l = e.second.label(r.key)) buckets[std::string(*l)].insert(&e);
+      if (auto l = unpack(e).label(r.key)) buckets[std::string(*l)].insert(&e);
     value = *v;
     return &buckets;
   }
@@ -176,8 +234,9 @@ const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::
 
 std::vector<k8s::object> informer_cache::scan(const std::string& ns, const k8s::label_selector& request) const {
   std::vector<k8s::object> out;
-  each_in(store_, ns, [&](const auto& entry) {
-    if (request.matches(entry.second)) out.push_back(entry.second);
+  each_in(store_, ns, [&](const entry& e) {
+    auto o = unpack(e);
+    if (request.matches(o)) out.push_back(std::move(o));
   });
   return out;
 }
@@ -190,7 +249,8 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   auto it = buckets->find(value);
   if (it == buckets->end()) return out;
   each_in(it->second, ns, [&](const entry* e) {
-    if (request.matches(e->second)) out.push_back(e->second);
+    auto o = unpack(*e);
+    if (request.matches(o)) out.push_back(std::move(o));
   });
   return out;
 }
@@ -207,7 +267,7 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   auto [at, built] = field_index_.try_emplace(*paths);
   if (built)
     for (const entry& e : store_)
-      at->second[{std::string(e.second.namespace_()), values_at(e.second, *paths)}].insert(&e);
+      at->second[{std::string(e.second.namespace_()), values_at(unpack(e), *paths)}].insert(&e);
   std::vector<std::string> want;
   for (const auto& p : *paths)
     for (const auto& r : fields.requirements())
@@ -215,8 +275,10 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   std::vector<k8s::object> out;
   auto it = at->second.find({ns, want});
   if (it == at->second.end()) return out;
-  for (const entry* e : it->second)
-    if (request.matches(e->second)) out.push_back(e->second);
+  for (const entry* e : it->second) {
+    auto o = unpack(*e);
+    if (request.matches(o)) out.push_back(std::move(o));
+  }
   return out;
 }
 

@@ -16,12 +16,19 @@
 // first such list and kept by put and erase after it (controller-runtime's
 // field indexer): a KeystoneRoleAssignment's duplicate rule reads its few
 // peers, not its namespace's thousands.
+// The objects are kept packed (k8s/packed_object.hpp: compressed with a
+// dictionary of the cache's own latest objects, about a tenth of a frozen
+// document) and unpacked for each read; an index keeps its label or field
+// values beside the packed entries it points at.
 #pragma once
 
+#include "k8s/client/informer.hpp"
 #include "k8s/object.hpp"
 #include "k8s/object_map.hpp"
+#include "k8s/packed_object.hpp"
 #include "k8s/selector.hpp"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,10 +47,26 @@ class informer_cache {
   informer_cache(informer_cache&&) = default;
   informer_cache& operator=(informer_cache&&) = default;
 
-  void put(const k8s::object& o);
-  void erase(const k8s::object_key& key);
-  const k8s::object* find(const k8s::object_key& key) const;
-  const k8s::object_map& objects() const { return store_; }
+  // Stores `o`; the object it replaced (empty when it is new).
+  k8s::object put(const k8s::object& o);
+  // The object removed (empty when there was none).
+  k8s::object erase(const k8s::object_key& key);
+  // The object of `key` (empty when there is none).
+  k8s::object get(const k8s::object_key& key) const;
+  // The resourceVersion of `key`'s object, read without unpacking it.
+  std::optional<std::string_view> version(const k8s::object_key& key) const;
+  std::size_t size() const { return store_.size(); }
+  // Every object, in key order.
+  std::vector<k8s::object> all() const;
+  // What `listed` (a relist) adds, changes and removes.
+  k8s::list_difference difference(const k8s::object_map& listed) const;
+  // From `seen` to `now`, in key order: calls `on` with each object that
+  // only `seen` holds (now empty), only `now` holds (was empty), or both at
+  // another resourceVersion.
+  static void compare(const informer_cache& seen, const informer_cache& now,
+                      const std::function<void(const k8s::object& was, const k8s::object& now)>& on);
+  // The bytes of the packed objects and of the packer's dictionary.
+  std::size_t packed_bytes() const;
 
   // Whether a list with `request` can be answered from this cache (the
   // informer's selector is implied by the request's).
@@ -61,12 +84,13 @@ class informer_cache {
 
  private:
   k8s::label_selector selector_;
-  k8s::object_map store_;
+  k8s::object_packer packer_;
+  k8s::basic_object_map<k8s::packed_object> store_;
   // Objects of an index: store_'s entries (an entry stays where it is until
   // erased, put() included; erase() and put() unindex first), in key order,
   // as a scan gives them. Pointers, not copies: an order's children are in
   // one index or two.
-  using entry = k8s::object_map::entry;
+  using entry = k8s::basic_object_map<k8s::packed_object>::entry;
   struct key_less {
     using is_transparent = void;
     bool operator()(const entry* a, const entry* b) const { return a->first < b->first; }
@@ -82,14 +106,17 @@ class informer_cache {
   using field_values = std::vector<std::string>;
   mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, key_set>> field_index_;
 
+  k8s::object unpack(const entry& e) const { return packer_.unpack(e.second); }
+  // With the packer's new dictionary, every object packed again.
+  void repack();
   // `e`: the store's entry of `o`.
-  void index_labels(const entry& e);
+  void index_labels(const entry& e, const k8s::object& o);
   void unindex_labels(const k8s::object& o);
   // The index answering `request`'s pinned keys, built if none is yet;
   // nullptr when it pins none.
   const label_buckets* label_index_for(const k8s::label_selector& request, std::string& value) const;
   std::vector<k8s::object> scan(const std::string& ns, const k8s::label_selector& request) const;
-  void index_fields(const entry& e);
+  void index_fields(const entry& e, const k8s::object& o);
   void unindex_fields(const k8s::object& o);
 };
 

@@ -82,9 +82,9 @@ void attach(self_ptr self, std::uint64_t sid) {
   e.subs.insert(sid);
   if (e.synced) {
     // Late joiner: the cache as the others have seen it, then synced.
-    for (const auto& [k, o] : e.cache.objects()) {
+    for (auto& o : e.cache.all()) {
       self->send(r.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
-                                                      protocol::event_type::added, o, {}});
+                                                      protocol::event_type::added, std::move(o), {}});
     }
     self->send(r.subscriber, protocol::informer_synced{protocol::subscription_id{sid}, st.name, r.gvk});
     sub.synced_sent = true;
@@ -129,9 +129,9 @@ void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
       // The kind's objects are gone from view: the subscriber hears each as
       // deleted (hosts retire their actors), then that the kind went.
       if (auto it = st.informers.find(sub.informer); it != st.informers.end()) {
-        for (const auto& [k, o] : it->second.cache.objects())
+        for (auto& o : it->second.cache.all())
           self->send(sub.req.subscriber, protocol::object_event{protocol::subscription_id{sid}, st.name,
-                                                                protocol::event_type::deleted, o, {}});
+                                                                protocol::event_type::deleted, std::move(o), {}});
       }
       detach(self, sid);
     }
@@ -139,14 +139,15 @@ void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
   }
 }
 
-// One change the subscribers see; the cache follows it first.
-void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::event_type type, const k8s::object& obj,
-             const k8s::object& old) {
+// One change the subscribers see; the cache follows it first, and gives the
+// version they saw before it (a deletion tells the last one).
+void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::event_type type, const k8s::object& obj) {
   auto& st = self->state;
+  k8s::object old;
   if (type == protocol::event_type::deleted)
     e.cache.erase(obj.key());
   else
-    e.cache.put(obj);
+    old = e.cache.put(obj);
   for (auto sid : e.subs)
     self->send(st.subs.at(sid).req.subscriber,
                protocol::object_event{protocol::subscription_id{sid}, st.name, type, obj, old});
@@ -159,10 +160,10 @@ void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::even
 void relisted(self_ptr self, std::uint64_t iid, informer_entry& e, std::vector<k8s::object> items) {
   k8s::object_map listed;
   for (auto& o : items) listed.put(std::move(o));
-  auto d = k8s::diff_list(e.cache.objects(), listed);
-  for (const auto& o : d.deleted) publish(self, iid, e, protocol::event_type::deleted, o, {});
-  for (const auto& o : d.added) publish(self, iid, e, protocol::event_type::added, o, {});
-  for (const auto& [old, o] : d.updated) publish(self, iid, e, protocol::event_type::modified, o, old);
+  auto d = e.cache.difference(listed);
+  for (const auto& o : d.deleted) publish(self, iid, e, protocol::event_type::deleted, o);
+  for (const auto& o : d.added) publish(self, iid, e, protocol::event_type::added, o);
+  for (const auto& u : d.updated) publish(self, iid, e, protocol::event_type::modified, u.second);
 }
 
 }  // namespace
@@ -197,18 +198,15 @@ void on_informer_event(self_ptr self, inf_event& ev) {
     case inf_kind::listed:
       return relisted(self, ev.informer, e, std::move(ev.items));
     case inf_kind::deleted:
-      if (e.cache.find(ev.obj.key())) publish(self, ev.informer, e, protocol::event_type::deleted, ev.obj, {});
+      if (e.cache.version(ev.obj.key())) publish(self, ev.informer, e, protocol::event_type::deleted, ev.obj);
       return;
     case inf_kind::upserted: {
       // Added or modified; a version the cache has is a replay (a watch
       // resumed from an older resourceVersion): no event twice.
-      k8s::object old;
-      if (const auto* known = e.cache.find(ev.obj.key())) {
-        if (known->resource_version() == ev.obj.resource_version()) return;
-        old = *known;
-      }
-      auto type = old ? protocol::event_type::modified : protocol::event_type::added;
-      return publish(self, ev.informer, e, type, ev.obj, old);
+      auto known = e.cache.version(ev.obj.key());
+      if (known && *known == ev.obj.resource_version()) return;
+      auto type = known ? protocol::event_type::modified : protocol::event_type::added;
+      return publish(self, ev.informer, e, type, ev.obj);
     }
     case inf_kind::synced:
     case inf_kind::error:

@@ -19,25 +19,16 @@ std::string scoped_selector(const std::string& base, const std::string& scope) {
   return base + "," + scope;
 }
 
-std::vector<scope_change> scope_difference(const k8s::object_map& seen,
-                                           const k8s::object_map& now) {
+std::vector<scope_change> scope_difference(const informer_cache& seen, const informer_cache& now) {
   std::vector<scope_change> out;
-  auto s = seen.begin();
-  auto n = now.begin();
-  while (s != seen.end() || n != now.end()) {
-    if (n == now.end() || (s != seen.end() && s->first < n->first)) {
-      out.push_back({protocol::event_type::deleted, s->second, {}});
-      ++s;
-    } else if (s == seen.end() || n->first < s->first) {
-      out.push_back({protocol::event_type::added, n->second, {}});
-      ++n;
-    } else {
-      if (s->second.resource_version() != n->second.resource_version())
-        out.push_back({protocol::event_type::modified, n->second, s->second});
-      ++s;
-      ++n;
-    }
-  }
+  informer_cache::compare(seen, now, [&](const k8s::object& was, const k8s::object& is) {
+    if (!is)
+      out.push_back({protocol::event_type::deleted, was, {}});
+    else if (!was)
+      out.push_back({protocol::event_type::added, is, {}});
+    else
+      out.push_back({protocol::event_type::modified, is, was});
+  });
   return out;
 }
 
@@ -54,10 +45,10 @@ void move_now(self_ptr self, std::uint64_t sid, std::uint64_t to) {
   sub.moving_to = 0;
   auto from = sub.informer;
   if (from == to) return;
-  static const k8s::object_map none;
+  static const informer_cache none;
   auto old = st.informers.find(from);
-  const auto& seen = old == st.informers.end() ? none : old->second.cache.objects();
-  for (auto& c : scope_difference(seen, target.cache.objects())) {
+  const auto& seen = old == st.informers.end() ? none : old->second.cache;
+  for (auto& c : scope_difference(seen, target.cache)) {
     protocol::object_event ev{protocol::subscription_id{sid}, st.name, c.type, std::move(c.obj), std::move(c.old)};
     ev.out_of_scope = c.type == protocol::event_type::deleted;
     self->send(sub.req.subscriber, std::move(ev));

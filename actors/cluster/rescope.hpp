@@ -4,7 +4,7 @@
 // difference between what it has seen and what the new informer holds.
 #pragma once
 
-#include "k8s/object_map.hpp"
+#include "actors/cluster/informer_cache.hpp"
 #include "protocol/subscription.hpp"
 
 #include <map>
@@ -25,7 +25,6 @@ struct scope_change {
 // From `seen` (what the subscriber holds: the old informer's cache) to `now`
 // (the new informer's): added for what entered, modified for what changed
 // (another resourceVersion), deleted for what left; in key order.
-std::vector<scope_change> scope_difference(const k8s::object_map& seen,
-                                           const k8s::object_map& now);
+std::vector<scope_change> scope_difference(const informer_cache& seen, const informer_cache& now);
 
 }  // namespace c5c3::cluster

@@ -42,15 +42,14 @@ informer::~informer() = default;
 
 list_difference diff_list(const object_map& known, const object_map& listed) {
   list_difference d;
-  for (const auto& [k, o] : known)
-    if (!listed.contains(k)) d.deleted.push_back(o);
-  for (const auto& [k, o] : listed) {
-    const object* was = known.find(k);
-    if (!was)
-      d.added.push_back(o);
-    else if (was->resource_version() != o.resource_version())
-      d.updated.emplace_back(*was, o);
-  }
+  walk_together(known, listed, [&](const object* was, const object* now) {
+    if (!now)
+      d.deleted.push_back(*was);
+    else if (!was)
+      d.added.push_back(*now);
+    else if (was->resource_version() != now->resource_version())
+      d.updated.emplace_back(*was, *now);
+  });
   return d;
 }
 

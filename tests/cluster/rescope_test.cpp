@@ -20,8 +20,10 @@ object order(const std::string& name, const std::string& rv, const std::string& 
                         R"(","resourceVersion":")" + rv + R"(","labels":{"c5c3.io/shard":")" + holder + R"("}}})");
 }
 
-c5c3::k8s::object_map store(std::initializer_list<object> objs) {
-  c5c3::k8s::object_map out;
+std::vector<object> store(std::initializer_list<object> objs) { return objs; }
+
+c5c3::cluster::informer_cache cache_of(const std::vector<object>& objs) {
+  c5c3::cluster::informer_cache out;
   for (const auto& o : objs) out.put(o);
   return out;
 }
@@ -53,7 +55,7 @@ BOOST_AUTO_TEST_CASE(the_watched_selector_is_the_base_narrowed_by_the_scope) {
 BOOST_AUTO_TEST_CASE(a_subscriber_hears_exactly_the_difference) {
   struct row {
     std::string what;
-    c5c3::k8s::object_map seen, now;
+    std::vector<object> seen, now;
     std::string told;
   };
   const std::vector<row> rows{
@@ -70,7 +72,7 @@ BOOST_AUTO_TEST_CASE(a_subscriber_hears_exactly_the_difference) {
       {"from nothing (the first view: only its own)", {}, store({order("x", "1", "a")}), "+x@1 "},
       {"to nothing", store({order("x", "1", "a")}), {}, "-x@1 "},
   };
-  for (const auto& r : rows) BOOST_TEST(told(scope_difference(r.seen, r.now)) == r.told, r.what);
+  for (const auto& r : rows) BOOST_TEST(told(scope_difference(cache_of(r.seen), cache_of(r.now))) == r.told, r.what);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -69,10 +69,10 @@ void host_state::spawn(const order_key& key, const k8s::object& obj) {
   auto pass = cfg.make_pass(key);
   auto a = start_actor(key, pass, nullptr);
   auto prior = orders.find(key);
-  named_by.update(key, prior == orders.end() ? k8s::object{} : prior->second.last, obj);
+  named_by.update(key, prior == orders.end() ? k8s::object{} : last_of(prior->second), obj);
   entry fresh;
   fresh.actor = a;
-  fresh.last = obj;
+  keep_last(fresh, obj);
   fresh.pass = std::move(pass);
   orders[key] = std::move(fresh);
   ++spawned;
@@ -111,11 +111,11 @@ void host_state::on_order_event(const protocol::object_event& ev) {
     e.respawn = ev.obj;
     return;
   }
-  bool wake = cr_update_predicate(e.last, ev.obj);
+  auto before = last_of(e);
+  bool wake = cr_update_predicate(before, ev.obj);
   if (!wake) ++filtered;
-  named_by.update(key, e.last, ev.obj);
-  auto before = e.last;
-  e.last = ev.obj;
+  named_by.update(key, before, ev.obj);
+  keep_last(e, ev.obj);
   deliver(e, key, protocol::order_update{ev.obj, wake});
   // An order of this kind named by its peers (a duplicate assignment).
   if (named_by.names_kind(ev.obj)) wake_referencing(ev.obj, before, key.cluster, &key);
@@ -156,6 +156,7 @@ bool host_state::wake_related(const protocol::object_event& ev) {
     if (rule.gvk.kind != g.kind || rule.gvk.group != g.group || !rule.relates) continue;
     for (const auto& [key, e] : orders) {
       if (key.cluster != ev.cluster || e.retiring) continue;
+      // Never packed: a host with wake rules does not pack (packs()).
       if (rule.relates(ev.obj, e.last) || (ev.old && rule.relates(ev.old, e.last)))
         routed = wake(key) || routed;
     }
@@ -170,7 +171,7 @@ std::optional<order_key> host_state::order_of_event_object(const k8s::object& ob
     if (auto k = order_of_reference(obj, cluster, ref)) {
       if (ref.only_while_deleting) {
         auto i = orders.find(*k);
-        if (i == orders.end() || !i->second.last.terminating()) return std::nullopt;
+        if (i == orders.end() || !i->second.terminating) return std::nullopt;
       }
       return k;
     }
@@ -216,7 +217,8 @@ void host_state::gone(std::map<order_key, entry>::iterator i) {
   auto e = std::move(i->second);
   wheel_remove(e, i->first);
   if (e.parked) --parked_now;
-  named_by.update(key, e.last, {});
+  auto last = last_of(e);
+  named_by.update(key, last, {});
   orders.erase(i);
   if (e.retiring) ++retired;
   // It left (its actor's death alone does not end an order: it starts over;
@@ -228,7 +230,7 @@ void host_state::gone(std::map<order_key, entry>::iterator i) {
     if (e.retiring && e.respawn)
       spawn(key, *e.respawn);
     else if (!e.retiring)
-      spawn(key, e.last);  // died unexpectedly while its order lives: start over
+      spawn(key, last);  // died unexpectedly while its order lives: start over
     else if (gate.enabled())
       evaluate(key);  // drained: release it, or run it again
   }

@@ -1,8 +1,8 @@
 // The order host's parked orders (order_actor.hpp, "Parking"): a converged
 // order's actor asks to park; the host agrees unless it is about to send it
 // something, and from then holds what it would send until the actor's
-// answer. A parked order keeps the host's entry (its last object, its
-// closure, the probe the actor left) and a place in the host's wheel of due
+// answer. A parked order keeps the host's entry (its last object, packed,
+// its closure, the probe the actor left) and a place in the host's wheel of due
 // timers; an event that wakes it, or its timer, spawns its actor again.
 #include "actors/runtime/order_host_state.hpp"
 
@@ -57,6 +57,7 @@ void host_state::park_answered(protocol::parked_order& p, const caf::actor_addr&
     e.parked = compact(std::move(p.probe), shapes);
     ++parked_now;
     ++parks;
+    pack_last(e);
     if (p.next_due != 0) wheel_add(i->first, e, time_point{time_point::duration{p.next_due}});
     auto wake = held_wake;
     for (const auto& u : held)
@@ -75,8 +76,35 @@ void host_state::unpark(const order_key& key, entry& e, protocol::wake_cause cau
   ++unparks;
   auto resume = std::make_shared<const protocol::order_probe>(expand(*e.parked, key));
   e.parked.reset();
+  unpack_last(e);
   e.actor = start_actor(key, e.pass, std::move(resume));
   self->send(e.actor, protocol::order_update{e.last, true, cause});
+}
+
+void host_state::keep_last(entry& e, const k8s::object& o) {
+  e.terminating = o.terminating();
+  if (e.packed_last) {
+    e.packed_last = packer.pack(o);
+  } else {
+    e.last = o;
+  }
+}
+
+void host_state::pack_last(entry& e) {
+  if (!packs() || !e.last) return;
+  e.packed_last = packer.pack(e.last);
+  e.last = {};
+  if (!packer.due(parked_now)) return;
+  // A new dictionary: every packed object packed again with it.
+  auto old = packer.renew();
+  for (auto& [key, other] : orders)
+    if (other.packed_last) other.packed_last = packer.repack(other.packed_last, old);
+}
+
+void host_state::unpack_last(entry& e) {
+  if (!e.packed_last) return;
+  e.last = packer.unpack(e.packed_last);
+  e.packed_last = {};
 }
 
 void host_state::wheel_add(const order_key& key, entry& e, time_point due) {

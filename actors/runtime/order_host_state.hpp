@@ -9,6 +9,7 @@
 #include "actors/runtime/reference_index.hpp"
 #include "actors/runtime/shard/claim.hpp"
 #include "actors/runtime/shard/shard_metrics.hpp"
+#include "k8s/packed_object.hpp"
 #include "k8s/selector.hpp"
 #include "protocol/shard.hpp"
 #include "protocol/subscription.hpp"
@@ -38,7 +39,11 @@ struct host_state {
 
   struct entry {
     caf::actor actor;  // invalid while parked
+    // The order's latest object (last_of): while parked, packed when the
+    // host packs (packs()), and then `last` is empty.
     k8s::object last;
+    k8s::packed_object packed_last;
+    bool terminating = false;  // the latest object's, read without unpacking it
     bool retiring = false;
     std::optional<k8s::object> respawn;  // the order came back while retiring
     // The order's pass (its closure: the runner's memo), kept while parked.
@@ -69,6 +74,10 @@ struct host_state {
   std::uint64_t referenced_wakes = 0;
   std::uint64_t parked_now = 0;
   parked_shapes shapes;  // what the parked orders' probes share
+  // The parked orders' latest objects, packed with a dictionary of their own
+  // (k8s/packed_object.hpp): a running order's actor shares its object's
+  // document with the entry, a parked one's is the entry's alone.
+  k8s::object_packer packer;
   std::uint64_t parks = 0;
   std::uint64_t unparks = 0;
   // The parked orders' due timers, earliest first (the keys are the
@@ -100,6 +109,16 @@ struct host_state {
   // whose own event it is.
   bool wake_referencing(const k8s::object& obj, const k8s::object& old, const std::string& cluster,
                         const order_key* self_key = nullptr);
+
+  // Whether parked orders' objects are packed: not when a wake rule reads
+  // every order's object on each event of its kind (cfg.wakes).
+  bool packs() const { return cfg.wakes.empty(); }
+  k8s::object last_of(const entry& e) const { return e.packed_last ? packer.unpack(e.packed_last) : e.last; }
+  // The order's latest object is `o` (packed if the order is parked).
+  void keep_last(entry& e, const k8s::object& o);
+  // At parking and unparking (order_host_park.cpp).
+  void pack_last(entry& e);
+  void unpack_last(entry& e);
 
   void spawn(const order_key& key, const k8s::object& obj);
   // A monitored order actor running `pass` (`resume`: the parked order's probe).

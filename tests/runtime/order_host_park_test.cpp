@@ -10,6 +10,10 @@
 #include "protocol/control_plane.hpp"
 #include "protocol/subscription.hpp"
 
+#include <set>
+#include <string>
+#include <vector>
+
 using namespace c5c3;
 using namespace c5c3::runtime;
 using namespace c5c3::testing;
@@ -38,6 +42,24 @@ k8s::object child(const char* rv, const char* phase = "Pending") {
   b.set_resource_version(rv);
   b.set_string({"status", "phase"}, phase);
   b.set_label(keys.name, "alice").set_label(keys.namespace_, "tenant-a").set_label(keys.cluster, "");
+  return std::move(b).freeze();
+}
+
+// The same for the order named `name` (its child u-`name`).
+k8s::object named_order(const std::string& name, const char* rv, const char* phase) {
+  k8s::object_builder b{"c5c3.io/v1alpha1", "KeystoneUser", "tenant-a", name};
+  b.set_resource_version(rv);
+  b.set_int({"metadata", "generation"}, 1);
+  b.set_string({"metadata", "uid"}, "u-" + name);
+  b.set_string({"status", "phase"}, phase);
+  return std::move(b).freeze();
+}
+
+k8s::object named_child(const std::string& name, const char* rv, const char* phase) {
+  k8s::object_builder b{"openstack.k-orc.cloud/v1alpha1", "User", "cp-ns", "u-" + name};
+  b.set_resource_version(rv);
+  b.set_string({"status", "phase"}, phase);
+  b.set_label(keys.name, name).set_label(keys.namespace_, "tenant-a").set_label(keys.cluster, "");
   return std::move(b).freeze();
 }
 
@@ -240,6 +262,33 @@ BOOST_FIXTURE_TEST_CASE(a_wake_that_comes_while_the_actor_parks_is_held_and_deli
   BOOST_TEST(p.parked == 0u);
   BOOST_TEST_REQUIRE(log->started == 2);
   BOOST_TEST(log->orders.back().resource_version() == "2");
+}
+
+// A parked order's object is the entry's alone, kept packed (past 8 parked
+// orders, with a dictionary of theirs, every one packed again): a version
+// that comes while it is parked and wakes nothing replaces it, and the pass
+// its child's event wakes sees that version, whole.
+BOOST_FIXTURE_TEST_CASE(a_parked_orders_latest_object_comes_back_whole, park_fixture) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 20; ++i) names.push_back("user-" + std::to_string(i));
+  for (const auto& n : names) send(event(event_type::added, named_order(n, "1", "Ready")));
+  advance(10s);
+  BOOST_TEST_REQUIRE(probe().parked == names.size());
+  for (const auto& n : names)
+    send(event(event_type::modified, named_order(n, "2", "Written"), named_order(n, "1", "Ready")));
+  BOOST_TEST(probe().parked == names.size());  // a status write wakes nothing
+  BOOST_TEST(log->started == 20);
+  for (const auto& n : names)
+    send(event(event_type::modified, named_child(n, "6", "Ready"), named_child(n, "5", "Pending")));
+  BOOST_TEST_REQUIRE(log->started == 40);
+  std::set<std::string> seen;
+  for (std::size_t i = 20; i < log->orders.size(); ++i) {
+    const auto& o = log->orders[i];
+    BOOST_TEST(o.to_json() == named_order(std::string(o.name()), "2", "Written").to_json());
+    seen.insert(std::string(o.name()));
+  }
+  BOOST_TEST(seen.size() == names.size());
+  BOOST_TEST(probe().unparks == names.size());
 }
 
 BOOST_FIXTURE_TEST_CASE(a_parked_order_deleted_or_stopped_is_gone_at_once, park_fixture) {

@@ -1,5 +1,7 @@
 #include "k8s/packed_object.hpp"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -16,7 +18,13 @@ constexpr int level = 1;
 struct contexts {
   ZSTD_CCtx* c = ZSTD_createCCtx();
   ZSTD_DCtx* d = ZSTD_createDCtx();
-  std::string buffer;  // compress()'s output
+  std::string buffer;           // compress()'s output
+  std::string text;             // unpack_text()'s output, parsed in place
+  rapidjson::StringBuffer json;  // pack()'s text
+  // The parse's pool: a document of an object of some KB fits; beyond it,
+  // RapidJSON allocates its next chunks.
+  static constexpr std::size_t pool_bytes = 64 * 1024;
+  std::unique_ptr<char[]> pool{new char[pool_bytes]};
   contexts() {
     if (!c || !d) throw std::bad_alloc();
   }
@@ -135,32 +143,39 @@ packed_object object_packer::assemble(std::uint32_t text_size, std::string_view 
 }
 
 packed_object object_packer::pack(const object& o) {
-  std::string text = o.to_json();
+  auto& c = ctx();
+  c.json.Clear();
+  rapidjson::Writer<rapidjson::StringBuffer> w(c.json);
+  o.json().Accept(w);
+  std::string_view text(c.json.GetString(), c.json.GetSize());
   auto p = pack_text(text, o, dict_.get());
-  if (next_ < thresholds.size()) latest_[packed_++ % samples] = std::move(text);
+  if (next_ < thresholds.size()) latest_[packed_++ % samples] = std::string(text);
   return p;
 }
 
 namespace {
 
-std::string unpack_text(std::string_view packed, std::size_t size, const ZSTD_DDict* d) {
+// The text of `packed`, in the thread's buffer (NUL-terminated).
+std::string& unpack_text(std::string_view packed, std::size_t size, const ZSTD_DDict* d) {
   auto& c = ctx();
-  std::string text(size, '\0');
-  std::size_t n = d ? ZSTD_decompress_usingDDict(c.d, text.data(), size, packed.data(), packed.size(), d)
-                    : ZSTD_decompressDCtx(c.d, text.data(), size, packed.data(), packed.size());
+  c.text.resize(size);
+  std::size_t n = d ? ZSTD_decompress_usingDDict(c.d, c.text.data(), size, packed.data(), packed.size(), d)
+                    : ZSTD_decompressDCtx(c.d, c.text.data(), size, packed.data(), packed.size());
   check(n, "decompress");
   if (n != size) throw std::runtime_error("zstd decompress: the text's size differs from the packed object's");
-  return text;
+  return c.text;
 }
 
 }  // namespace
 
 object object_packer::unpack(const packed_object& p) const {
   if (!p) return {};
-  std::string text = unpack_text(p.packed(), p.head().text_size, dict_ ? dict_->d : nullptr);
+  std::string& text = unpack_text(p.packed(), p.head().text_size, dict_ ? dict_->d : nullptr);
   // The text is the store's own writing of a parsed object: parsed in place,
-  // then frozen (the strings are copied out of it).
-  json_document doc;
+  // in the thread's pool, then frozen (its strings are copied out of both).
+  auto& c = ctx();
+  rapidjson::MemoryPoolAllocator<> pool(c.pool.get(), contexts::pool_bytes);
+  json_document doc(&pool);
   doc.ParseInsitu(text.data());
   if (doc.HasParseError() || !doc.IsObject()) throw std::runtime_error("packed object: its text does not parse");
   return object(std::move(doc));
@@ -184,7 +199,7 @@ std::shared_ptr<const object_packer::dictionary> object_packer::renew() {
 packed_object object_packer::repack(const packed_object& p, const std::shared_ptr<const dictionary>& old) const {
   if (!p) return {};
   const auto& h = p.head();
-  std::string text = unpack_text(p.packed(), h.text_size, old ? old->d : nullptr);
+  const std::string& text = unpack_text(p.packed(), h.text_size, old ? old->d : nullptr);
   return assemble(h.text_size, p.namespace_(), p.name(), p.resource_version(), compress(text, dict_.get()));
 }
 

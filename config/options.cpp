@@ -218,6 +218,15 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           o.park_idle_after = *d;
         },
         {"C5C3_PARK_IDLE_AFTER"}}},
+      {"memory-trim-interval",
+       {false,
+        [&](const std::string& v, const std::string& origin) {
+          auto d = k8s::parse_go_duration(v);
+          if (!d || *d < std::chrono::nanoseconds(0) || *d > std::chrono::hours(24))
+            return bad(origin, v, "must be a duration from 0 (never) to 24h (e.g. 30s)");
+          o.memory_trim_interval = *d;
+        },
+        {"C5C3_MEMORY_TRIM_INTERVAL"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.
@@ -303,6 +312,8 @@ std::string operator_usage(std::string_view program) {
          "  --park-idle-after D               park a converged order's actor after D without a pass\n"
          "                                    (an event or its next timer brings it back; 0: never;\n"
          "                                    default 10s)\n"
+         "  --memory-trim-interval D          give the heap's free memory back to the system every D\n"
+         "                                    when a quarter of it is free (0: never; default 30s)\n"
          "  -h, --help                        this text\n";
 }
 

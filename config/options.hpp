@@ -98,6 +98,9 @@ struct operator_options {
   // --park-idle-after: a converged order's actor is parked after this long
   // without a pass (runtime/order_actor.hpp); 0: never.
   std::chrono::nanoseconds park_idle_after = std::chrono::seconds(10);
+  // --memory-trim-interval: how often the heap's free memory may go back to
+  // the system (actors/operator/memory_trim.hpp); 0: never.
+  std::chrono::nanoseconds memory_trim_interval = std::chrono::seconds(30);
   bool help = false;
   // Whether the group runs (the default when --controllers is not given).
   bool runs(std::string_view group) const;

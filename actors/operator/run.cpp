@@ -6,6 +6,7 @@
 #include "actors/operator/kinds.hpp"
 #include "actors/operator/scheduler.hpp"
 #include "actors/operator/start_line.hpp"
+#include "actors/operator/memory_trim.hpp"
 #include "actors/operator/sync_poller.hpp"
 #include "actors/c5c3/controlplane/control_plane_actor.hpp"
 #include "actors/cluster/cluster_actor.hpp"
@@ -210,6 +211,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     po.log = root.named("clusters");
     po.registry = &reg;
     auto poller = spawn_sync_poller(sys, directory, synced, std::move(po));
+    auto trimmer = spawn_memory_trim(sys, {opts.memory_trim_interval, &reg});
     ready->set_predicate([synced] { return synced->load(std::memory_order_acquire); });
 
     // Sharded: one ring (and one Lease of this replica) per controller group.
@@ -316,7 +318,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     for (const auto& [group, m] : memberships) caf::anon_send_exit(m, caf::exit_reason::user_shutdown);
     // Then what the hosts used: the directories, the target clusters (the
     // registry takes its cluster actors with it) and the management cluster.
-    for (const auto& a : {poller, control_planes, targets, directory, management, lease_cluster})
+    for (const auto& a : {poller, trimmer, control_planes, targets, directory, management, lease_cluster})
       if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     if (!drained) sys.await_actors_before_shutdown(false);
   }

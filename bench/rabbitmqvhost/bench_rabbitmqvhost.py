@@ -315,6 +315,7 @@ def main():
         time.sleep(a.steady)
         req2, steady_end = requests_by_method(metrics), time.time()
         rss2, parked = rss_kib(op), gauge_sum(metrics, "c5c3_orders_parked")
+        trims = gauge_sum(metrics, "c5c3_memory_trims_total")
 
         conv = diff(req0, req1)
         steady = diff(req1, req2)
@@ -335,8 +336,10 @@ def main():
         else:
             print(f"operator RSS                            {rss0 / 1024:.1f} MiB -> {rss1 / 1024:.1f} MiB, "
                   f"{(rss1 - rss0) / total:.1f} KiB per order")
-        print(f"after the steady state                  RSS {rss2 / 1024:.1f} MiB, {int(parked)} orders parked "
-              "(c5c3_orders_parked)")
+        print(f"after the steady state                  RSS {rss2 / 1024:.1f} MiB"
+              + ("" if absorbing else f", {(rss2 - rss0) / total:.1f} KiB per order")
+              + f", {int(parked)} orders parked (c5c3_orders_parked), heap trimmed {int(trims)} times "
+              "(c5c3_memory_trims_total)")
         print("CPU seconds during convergence          "
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
         if watch:

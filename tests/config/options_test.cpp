@@ -164,6 +164,23 @@ BOOST_AUTO_TEST_CASE(park_idle_after_flag_and_environment) {
   BOOST_TEST(operator_usage("c5c3-operator").find("--park-idle-after") != std::string::npos);
 }
 
+// Giving the heap's free memory back (actors/operator/memory_trim.hpp).
+BOOST_AUTO_TEST_CASE(memory_trim_interval_flag_and_environment) {
+  auto def = parse_operator_options({}, fake_env({}));
+  BOOST_TEST_REQUIRE(def.ok());
+  BOOST_TEST(def->memory_trim_interval == std::chrono::seconds(30));
+  auto flag = parse_operator_options({"--memory-trim-interval=0"}, fake_env({{"C5C3_MEMORY_TRIM_INTERVAL", "5m"}}));
+  BOOST_TEST_REQUIRE(flag.ok());
+  BOOST_TEST(flag->memory_trim_interval.count() == 0);  // the flag wins: never
+  auto env = parse_operator_options({}, fake_env({{"C5C3_MEMORY_TRIM_INTERVAL", "5m"}}));
+  BOOST_TEST_REQUIRE(env.ok());
+  BOOST_TEST(env->memory_trim_interval == std::chrono::minutes(5));
+  auto bad = parse_operator_options({"--memory-trim-interval=-1s"}, fake_env({}));
+  BOOST_TEST_REQUIRE(!bad.ok());
+  BOOST_TEST(bad.error().find("must be a duration from 0 (never) to 24h") != std::string::npos);
+  BOOST_TEST(operator_usage("c5c3-operator").find("--memory-trim-interval") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(each_bad_value_gets_a_clear_message) {
   const bad_case cases[] = {
       {{"--max-concurrent-reconciles=0"}, {}, "invalid value \"0\" for flag --max-concurrent-reconciles: must be an integer from 1 to 10000"},

@@ -83,6 +83,15 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
       *p = a.value();
     };
   };
+  // A duration from 0 (never) to a day.
+  auto up_to_a_day = [&](std::chrono::nanoseconds& into, const char* example) -> setter {
+    return [&, p = &into, example](const std::string& v, const std::string& origin) {
+      auto d = k8s::parse_go_duration(v);
+      if (!d || *d < std::chrono::nanoseconds(0) || *d > std::chrono::hours(24))
+        return bad(origin, v, std::string("must be a duration from 0 (never) to 24h (e.g. ") + example + ")");
+      *p = *d;
+    };
+  };
   struct flag {
     bool boolean;
     setter set;
@@ -209,24 +218,9 @@ expected<operator_options> parse_operator_options(const std::vector<std::string>
           o.monitoring.requeue_after_duration = *d;
         },
         {"C5C3_REQUEUE_AFTER_DURATION"}}},
-      {"park-idle-after",
-       {false,
-        [&](const std::string& v, const std::string& origin) {
-          auto d = k8s::parse_go_duration(v);
-          if (!d || *d < std::chrono::nanoseconds(0) || *d > std::chrono::hours(24))
-            return bad(origin, v, "must be a duration from 0 (never) to 24h (e.g. 10s)");
-          o.park_idle_after = *d;
-        },
-        {"C5C3_PARK_IDLE_AFTER"}}},
+      {"park-idle-after", {false, up_to_a_day(o.park_idle_after, "10s"), {"C5C3_PARK_IDLE_AFTER"}}},
       {"memory-trim-interval",
-       {false,
-        [&](const std::string& v, const std::string& origin) {
-          auto d = k8s::parse_go_duration(v);
-          if (!d || *d < std::chrono::nanoseconds(0) || *d > std::chrono::hours(24))
-            return bad(origin, v, "must be a duration from 0 (never) to 24h (e.g. 30s)");
-          o.memory_trim_interval = *d;
-        },
-        {"C5C3_MEMORY_TRIM_INTERVAL"}}},
+       {false, up_to_a_day(o.memory_trim_interval, "30s"), {"C5C3_MEMORY_TRIM_INTERVAL"}}},
       {"help", {true, [&](const std::string&, const std::string&) { o.help = true; }, {}}},
   };
   // Environment first; flags then override.

@@ -136,6 +136,7 @@ packed_object object_packer::assemble(std::uint32_t text_size, std::string_view 
   std::memcpy(at, &h, sizeof(h));
   at += sizeof(h);
   for (auto part : {ns, name, version, packed}) {
+    if (part.empty()) continue;  // its data() may be null, which memcpy may not take
     std::memcpy(at, part.data(), part.size());
     at += part.size();
   }

@@ -45,8 +45,11 @@ std::size_t trim_heap() {
   return before > after ? before - after : 0;
 }
 
-caf::actor spawn_memory_trim(caf::actor_system& sys, memory_trim_options opts) {
-  if (opts.period <= std::chrono::nanoseconds(0)) return {};
+namespace {
+
+// A function with an argument, not a capturing lambda without one: CAF
+// 0.17 spawns the latter through an empty tuple it dereferences (UBSan).
+caf::behavior trimmer(caf::event_based_actor* self, memory_trim_options opts) {
   runtime::metrics::counter* trims = nullptr;
   runtime::metrics::counter* trimmed = nullptr;
   if (opts.registry) {
@@ -58,18 +61,23 @@ caf::actor spawn_memory_trim(caf::actor_system& sys, memory_trim_options opts) {
                    .with({});
   }
   const caf::timespan period = std::chrono::duration_cast<caf::timespan>(opts.period);
-  return sys.spawn([=](caf::event_based_actor* self) -> caf::behavior {
+  self->delayed_send(self, period, tick_atom::value);
+  return {[=](tick_atom) {
+    auto h = heap_now();
+    if (should_trim(h.free_bytes, h.arena_bytes)) {
+      auto gave = trim_heap();
+      if (trims) trims->inc();
+      if (trimmed) trimmed->inc(static_cast<double>(gave));
+    }
     self->delayed_send(self, period, tick_atom::value);
-    return {[=](tick_atom) {
-      auto h = heap_now();
-      if (should_trim(h.free_bytes, h.arena_bytes)) {
-        auto gave = trim_heap();
-        if (trims) trims->inc();
-        if (trimmed) trimmed->inc(static_cast<double>(gave));
-      }
-      self->delayed_send(self, period, tick_atom::value);
-    }};
-  });
+  }};
+}
+
+}  // namespace
+
+caf::actor spawn_memory_trim(caf::actor_system& sys, memory_trim_options opts) {
+  if (opts.period <= std::chrono::nanoseconds(0)) return {};
+  return sys.spawn(trimmer, opts);
 }
 
 }  // namespace c5c3::operator_

@@ -224,8 +224,10 @@ const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::
     const auto* v = pinned(r);
     if (!v) continue;
     auto& buckets = label_index_[r.key];
-    for (const entry& e : store_)
-      if (auto l = unpack(e).label(r.key)) buckets[std::string(*l)].insert(&e);
+    for (const entry& e : store_) {
+      auto o = unpack(e);  // the label's view is into it
+      if (auto l = o.label(r.key)) buckets[std::string(*l)].insert(&e);
+    }
     value = *v;
     return &buckets;
   }

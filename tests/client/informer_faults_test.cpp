@@ -441,6 +441,12 @@ BOOST_FIXTURE_TEST_CASE(without_a_store_the_owner_hears_lists_whole_and_events_a
   testing::relist_only(server, "configmaps", [&] { workload("g"); });
   BOOST_TEST_REQUIRE(eventually([&] { return inf->lists() >= 2u; }));
   BOOST_TEST_REQUIRE(owner_converged());
+  // on_synced follows the list's handover on the informer's strand: wait for
+  // it too (under TSan the owner had converged before it came).
+  BOOST_TEST_REQUIRE(eventually([&] {
+    std::lock_guard lock(own->mu);
+    return own->syncs >= 2;
+  }));
   server.clear_faults();
   std::lock_guard lock(own->mu);
   BOOST_TEST(std::count_if(own->log.begin(), own->log.end(), [](const std::string& l) { return l.rfind("LIST ", 0) == 0; }) >= 2);

@@ -7,7 +7,10 @@
 // asks malloc_trim(0) to return the free pages of every arena: what a
 // long-running operator holds is then what it uses, as Go's scavenger does
 // for a controller-runtime one. Counted in c5c3_memory_trims_total and
-// c5c3_memory_trimmed_bytes_total (the RSS it gave back).
+// c5c3_memory_trimmed_bytes_total (the RSS it gave back). A release build
+// links jemalloc (actors/operator/CMakeLists.txt), whose background thread
+// does this itself: glibc's arenas then stay small and the trim idle; it
+// serves builds without jemalloc.
 #pragma once
 
 #include "actors/runtime/metrics.hpp"

@@ -120,11 +120,6 @@ object_packer::~object_packer() = default;
 object_packer::object_packer(object_packer&&) noexcept = default;
 object_packer& object_packer::operator=(object_packer&&) noexcept = default;
 
-packed_object object_packer::pack_text(std::string_view text, const object& o, const dictionary* d) const {
-  return assemble(narrow<std::uint32_t>(text.size(), "text"), o.namespace_(), o.name(), o.resource_version(),
-                  compress(text, d));
-}
-
 packed_object object_packer::assemble(std::uint32_t text_size, std::string_view ns, std::string_view name,
                                       std::string_view version, std::string_view packed) {
   packed_object::header h{text_size, narrow<std::uint32_t>(packed.size(), "packed text"),
@@ -149,7 +144,8 @@ packed_object object_packer::pack(const object& o) {
   rapidjson::Writer<rapidjson::StringBuffer> w(c.json);
   o.json().Accept(w);
   std::string_view text(c.json.GetString(), c.json.GetSize());
-  auto p = pack_text(text, o, dict_.get());
+  auto p = assemble(narrow<std::uint32_t>(text.size(), "text"), o.namespace_(), o.name(), o.resource_version(),
+                    compress(text, dict_.get()));
   if (next_ < thresholds.size()) latest_[packed_++ % samples] = std::string(text);
   return p;
 }

@@ -87,7 +87,6 @@ class object_packer {
   static constexpr std::size_t max_dictionary_bytes = 16 * 1024;
 
  private:
-  packed_object pack_text(std::string_view text, const object& o, const dictionary* d) const;
   static packed_object assemble(std::uint32_t text_size, std::string_view ns, std::string_view name,
                                 std::string_view version, std::string_view packed);
   std::shared_ptr<const dictionary> dict_;

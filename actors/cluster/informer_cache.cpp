@@ -166,16 +166,7 @@ std::vector<k8s::object> informer_cache::all() const {
 }
 
 k8s::list_difference informer_cache::difference(const k8s::object_map& listed) const {
-  k8s::list_difference d;
-  k8s::walk_together(store_, listed, [&](const k8s::packed_object* was, const k8s::object* now) {
-    if (!now)
-      d.deleted.push_back(packer_.unpack(*was));
-    else if (!was)
-      d.added.push_back(*now);
-    else if (was->resource_version() != now->resource_version())
-      d.updated.emplace_back(packer_.unpack(*was), *now);
-  });
-  return d;
+  return k8s::diff_list(store_, listed, [&](const k8s::packed_object& p) { return packer_.unpack(p); });
 }
 
 void informer_cache::compare(const informer_cache& seen, const informer_cache& now,

@@ -40,19 +40,6 @@ informer::informer(std::shared_ptr<client> c, gvk kind, informer_options opts, i
 
 informer::~informer() = default;
 
-list_difference diff_list(const object_map& known, const object_map& listed) {
-  list_difference d;
-  walk_together(known, listed, [&](const object* was, const object* now) {
-    if (!now)
-      d.deleted.push_back(*was);
-    else if (!was)
-      d.added.push_back(*now);
-    else if (was->resource_version() != now->resource_version())
-      d.updated.emplace_back(*was, *now);
-  });
-  return d;
-}
-
 void informer::start() {
   net::post(impl_->strand, [self = shared_from_this()] {
     if (self->stopped_) return;

@@ -78,7 +78,24 @@ struct list_difference {
   std::vector<object> added;
   std::vector<std::pair<object, object>> updated;
 };
-list_difference diff_list(const object_map& known, const object_map& listed);
+// `known` may hold objects in another form (packed: the cluster actor's
+// caches); `unpack` gives the object of one of its values.
+template <class Known, class Unpack>
+list_difference diff_list(const basic_object_map<Known>& known, const object_map& listed, Unpack&& unpack) {
+  list_difference d;
+  walk_together(known, listed, [&](const Known* was, const object* now) {
+    if (!now)
+      d.deleted.push_back(unpack(*was));
+    else if (!was)
+      d.added.push_back(*now);
+    else if (was->resource_version() != now->resource_version())
+      d.updated.emplace_back(unpack(*was), *now);
+  });
+  return d;
+}
+inline list_difference diff_list(const object_map& known, const object_map& listed) {
+  return diff_list(known, listed, [](const object& o) { return o; });
+}
 
 class informer : public std::enable_shared_from_this<informer> {
  public:

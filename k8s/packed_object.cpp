@@ -89,21 +89,6 @@ std::string_view compress(std::string_view text, const object_packer::dictionary
 
 }  // namespace
 
-const packed_object::header& packed_object::head() const { return *reinterpret_cast<const header*>(p_.get()); }
-
-std::string_view packed_object::namespace_() const {
-  return p_ ? std::string_view(names(), head().namespace_size) : std::string_view();
-}
-
-std::string_view packed_object::name() const {
-  return p_ ? std::string_view(names() + head().namespace_size, head().name_size) : std::string_view();
-}
-
-std::string_view packed_object::resource_version() const {
-  if (!p_) return {};
-  return {names() + head().namespace_size + head().name_size, head().version_size};
-}
-
 std::string_view packed_object::packed() const {
   const auto& h = head();
   return {names() + h.namespace_size + h.name_size + h.version_size, h.packed_size};

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "k8s/object.hpp"
+#include "k8s/object_map.hpp"
 
 #include <array>
 #include <cstddef>
@@ -32,9 +33,14 @@ class packed_object {
   packed_object() = default;
 
   explicit operator bool() const { return static_cast<bool>(p_); }
-  std::string_view namespace_() const;
-  std::string_view name() const;
-  std::string_view resource_version() const;
+  std::string_view namespace_() const { return p_ ? std::string_view(names(), head().namespace_size) : std::string_view(); }
+  std::string_view name() const {
+    return p_ ? std::string_view(names() + head().namespace_size, head().name_size) : std::string_view();
+  }
+  std::string_view resource_version() const {
+    return p_ ? std::string_view(names() + head().namespace_size + head().name_size, head().version_size)
+              : std::string_view();
+  }
   // The bytes of the allocation (header, names, compressed text).
   std::size_t allocated() const;
 
@@ -47,11 +53,15 @@ class packed_object {
     std::uint16_t name_size;
     std::uint16_t version_size;
   };
-  const header& head() const;
+  const header& head() const { return *reinterpret_cast<const header*>(p_.get()); }
   const char* names() const { return p_.get() + sizeof(header); }
   std::string_view packed() const;
   std::unique_ptr<char[]> p_;
 };
+
+// A packed object's names are in its header: a map of them keeps no views.
+template <>
+inline constexpr bool key_in_value<packed_object> = true;
 
 // Packs and unpacks the objects of one store. While the store grows its
 // dictionary is made again from the latest objects it packed (when the store

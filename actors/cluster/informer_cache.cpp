@@ -28,9 +28,10 @@ const std::string* pinned(const k8s::label_requirement& r) {
   return nullptr;
 }
 
-using entry = k8s::basic_object_map<k8s::packed_object>::entry;
-const k8s::object_key_view& key_of(const entry* e) { return e->first; }
-const k8s::object_key_view& key_of(const entry& e) { return e.first; }
+using store_type = k8s::basic_object_map<k8s::packed_object>;
+using entry = store_type::entry;
+k8s::object_key_view key_of(const entry* e) { return store_type::key(*e); }
+k8s::object_key_view key_of(const entry& e) { return store_type::key(e); }
 
 // Calls `f` on each element of `sorted` (ordered by object key, so by
 // namespace first) in `ns`, or on every element when `ns` is "".
@@ -76,25 +77,23 @@ informer_cache::informer_cache(const std::string& label_selector) {
 }
 
 // Removes `key` from `set` (C++20's set has no heterogeneous erase).
-template <class Set>
-void erase_key(Set& set, const k8s::object_key_view& key) {
+template <class Set, class Key>
+void erase_key(Set& set, const Key& key) {
   if (auto it = set.find(key); it != set.end()) set.erase(it);
 }
 
+std::uint64_t informer_cache::hash_of(std::string_view label_value) {
+  return std::hash<std::string_view>{}(label_value);
+}
+
 void informer_cache::index_labels(const entry& e, const k8s::object& o) {
-  for (auto& [label, buckets] : label_index_)
-    if (auto v = o.label(label)) buckets[std::string(*v)].insert(&e);
+  for (auto& [label, index] : label_index_)
+    if (auto v = o.label(label)) index.insert({hash_of(*v), &e});
 }
 
 void informer_cache::unindex_labels(const k8s::object& o) {
-  for (auto& [key, buckets] : label_index_) {
-    auto v = o.label(key);
-    if (!v) continue;
-    auto it = buckets.find(std::string(*v));
-    if (it == buckets.end()) continue;
-    erase_key(it->second, k8s::view_of(o));
-    if (it->second.empty()) buckets.erase(it);
-  }
+  for (auto& [label, index] : label_index_)
+    if (auto v = o.label(label)) erase_key(index, posting_less::probe{hash_of(*v), k8s::view_of(o)});
 }
 
 void informer_cache::index_fields(const entry& e, const k8s::object& o) {
@@ -134,7 +133,7 @@ void informer_cache::repack() {
   std::vector<const entry*> entries;
   entries.reserve(store_.size());
   for (const auto& e : store_) entries.push_back(&e);
-  for (const entry* e : entries) store_.put(packer_.repack(e->second, previous));
+  for (const entry* e : entries) store_.put(packer_.repack(store_type::value(*e), previous));
 }
 
 k8s::object informer_cache::erase(const k8s::object_key& key) {
@@ -179,7 +178,7 @@ void informer_cache::compare(const informer_cache& seen, const informer_cache& n
 
 std::size_t informer_cache::packed_bytes() const {
   std::size_t n = packer_.dictionary_size();
-  for (const auto& e : store_) n += e.second.allocated();
+  for (const auto& e : store_) n += store_type::value(e).allocated();
   return n;
 }
 
@@ -192,21 +191,25 @@ bool informer_cache::covers(const k8s::label_selector& request) const {
   return true;
 }
 
-const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::label_selector& request,
-                                                                     std::string& value) const {
-  // The pinned key already indexed whose bucket is the smallest.
-  const label_buckets* best = nullptr;
+const informer_cache::postings* informer_cache::label_index_for(const k8s::label_selector& request,
+                                                                 std::uint64_t& hash) const {
+  // The pinned key already indexed whose value has the fewest objects
+  // (counted up to the fewest so far).
+  const postings* best = nullptr;
   std::size_t best_size = 0;
   for (const auto& r : request.requirements()) {
     const auto* v = pinned(r);
     auto at = v ? label_index_.find(r.key) : label_index_.end();
     if (at == label_index_.end()) continue;
-    auto bucket = at->second.find(*v);
-    std::size_t size = bucket == at->second.end() ? 0 : bucket->second.size();
+    auto h = hash_of(*v);
+    std::size_t size = 0;
+    for (auto it = at->second.lower_bound(posting_less::probe{h, {}});
+         it != at->second.end() && it->hash == h && (!best || size < best_size); ++it)
+      ++size;
     if (!best || size < best_size) {
       best = &at->second;
       best_size = size;
-      value = *v;
+      hash = h;
     }
   }
   if (best) return best;
@@ -214,13 +217,13 @@ const informer_cache::label_buckets* informer_cache::label_index_for(const k8s::
   for (const auto& r : request.requirements()) {
     const auto* v = pinned(r);
     if (!v) continue;
-    auto& buckets = label_index_[r.key];
+    auto& index = label_index_[r.key];
     for (const entry& e : store_) {
       auto o = unpack(e);  // the label's view is into it
-      if (auto l = o.label(r.key)) buckets[std::string(*l)].insert(&e);
+      if (auto l = o.label(r.key)) index.insert({hash_of(*l), &e});
     }
-    value = *v;
-    return &buckets;
+    hash = hash_of(*v);
+    return &index;
   }
   return nullptr;
 }
@@ -235,16 +238,17 @@ std::vector<k8s::object> informer_cache::scan(const std::string& ns, const k8s::
 }
 
 std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::label_selector& request) const {
-  std::string value;
-  const auto* buckets = label_index_for(request, value);
-  if (!buckets) return scan(ns, request);
+  std::uint64_t hash = 0;
+  const auto* index = label_index_for(request, hash);
+  if (!index) return scan(ns, request);
   std::vector<k8s::object> out;
-  auto it = buckets->find(value);
-  if (it == buckets->end()) return out;
-  each_in(it->second, ns, [&](const entry* e) {
-    auto o = unpack(*e);
+  // The value's objects in `ns` (keys sort by namespace first), or all.
+  for (auto it = index->lower_bound(posting_less::probe{hash, {ns, ""}}); it != index->end() && it->hash == hash;
+       ++it) {
+    if (!ns.empty() && key_of(it->e).namespace_ != ns) break;
+    auto o = unpack(*it->e);
     if (request.matches(o)) out.push_back(std::move(o));
-  });
+  }
   return out;
 }
 
@@ -260,7 +264,7 @@ std::vector<k8s::object> informer_cache::list(const std::string& ns, const k8s::
   auto [at, built] = field_index_.try_emplace(*paths);
   if (built)
     for (const entry& e : store_)
-      at->second[{std::string(e.second.namespace_()), values_at(unpack(e), *paths)}].insert(&e);
+      at->second[{std::string(key_of(e).namespace_), values_at(unpack(e), *paths)}].insert(&e);
   std::vector<std::string> want;
   for (const auto& p : *paths)
     for (const auto& r : fields.requirements())

@@ -28,6 +28,7 @@
 #include "k8s/packed_object.hpp"
 #include "k8s/selector.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -85,36 +86,54 @@ class informer_cache {
  private:
   k8s::label_selector selector_;
   k8s::object_packer packer_;
-  k8s::basic_object_map<k8s::packed_object> store_;
+  using store_type = k8s::basic_object_map<k8s::packed_object>;
+  store_type store_;
   // Objects of an index: store_'s entries (an entry stays where it is until
   // erased, put() included; erase() and put() unindex first), in key order,
   // as a scan gives them. Pointers, not copies: an order's children are in
   // one index or two.
-  using entry = k8s::basic_object_map<k8s::packed_object>::entry;
+  using entry = store_type::entry;
   struct key_less {
     using is_transparent = void;
-    bool operator()(const entry* a, const entry* b) const { return a->first < b->first; }
-    bool operator()(const entry* a, const k8s::object_key_view& b) const { return a->first < b; }
-    bool operator()(const k8s::object_key_view& a, const entry* b) const { return a < b->first; }
+    bool operator()(const entry* a, const entry* b) const { return store_type::key(*a) < store_type::key(*b); }
+    bool operator()(const entry* a, const k8s::object_key_view& b) const { return store_type::key(*a) < b; }
+    bool operator()(const k8s::object_key_view& a, const entry* b) const { return a < store_type::key(*b); }
   };
   using key_set = std::set<const entry*, key_less>;
-  // Per label key: value -> objects.
-  using label_buckets = std::map<std::string, key_set>;
-  mutable std::map<std::string, label_buckets> label_index_;
+  // Per label key, its objects ordered by a hash of their value, then by
+  // key: a value's objects are an equal range of its hash, in key order, at
+  // one node of 16 bytes each (a map of values to sets took four times
+  // that). Values whose hashes collide share a range; list() matches every
+  // object it reads against the request anyway.
+  struct posting {
+    std::uint64_t hash;
+    const entry* e;
+  };
+  struct posting_less {
+    using is_transparent = void;
+    using probe = std::pair<std::uint64_t, k8s::object_key_view>;
+    static probe of(const posting& p) { return {p.hash, store_type::key(*p.e)}; }
+    bool operator()(const posting& a, const posting& b) const { return of(a) < of(b); }
+    bool operator()(const posting& a, const probe& b) const { return of(a) < b; }
+    bool operator()(const probe& a, const posting& b) const { return a < of(b); }
+  };
+  using postings = std::set<posting, posting_less>;
+  static std::uint64_t hash_of(std::string_view label_value);
+  mutable std::map<std::string, postings> label_index_;
 
   // Per set of field paths (sorted): (namespace, values) -> objects.
   using field_values = std::vector<std::string>;
   mutable std::map<std::vector<std::string>, std::map<std::pair<std::string, field_values>, key_set>> field_index_;
 
-  k8s::object unpack(const entry& e) const { return packer_.unpack(e.second); }
+  k8s::object unpack(const entry& e) const { return packer_.unpack(store_type::value(e)); }
   // With the packer's new dictionary, every object packed again.
   void repack();
   // `e`: the store's entry of `o`.
   void index_labels(const entry& e, const k8s::object& o);
   void unindex_labels(const k8s::object& o);
-  // The index answering `request`'s pinned keys, built if none is yet;
-  // nullptr when it pins none.
-  const label_buckets* label_index_for(const k8s::label_selector& request, std::string& value) const;
+  // The index answering `request`'s pinned keys, built if none is yet, and
+  // the hash of the pinned value it answers for; nullptr when it pins none.
+  const postings* label_index_for(const k8s::label_selector& request, std::uint64_t& hash) const;
   std::vector<k8s::object> scan(const std::string& ns, const k8s::label_selector& request) const;
   void index_fields(const entry& e, const k8s::object& o);
   void unindex_fields(const k8s::object& o);

@@ -1,7 +1,10 @@
 // k8s::object_map: objects by key, the key as views into each object's own
 // document. What a cache and its indexes rely on: an entry replaced keeps its
-// place and takes the new document's views; order is the object key's.
+// place and takes the new document's views; order is the object key's. A map
+// of packed objects keeps each alone in its node, its key read from it.
 #include "k8s/object_map.hpp"
+
+#include "k8s/packed_object.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -54,11 +57,34 @@ BOOST_AUTO_TEST_CASE(entries_in_key_order_and_erased_by_key) {
   for (const auto& [k, o] : m) order += std::string(k.namespace_) + "/" + std::string(k.name) + " ";
   BOOST_TEST(order == "/z a/x a/y b/x ");
   BOOST_TEST(m.contains({"a", "y"}));
-  BOOST_TEST(m.lower_bound({"a", ""})->first.name == "x");
+  BOOST_TEST(object_map::key(*m.lower_bound({"a", ""})).name == "x");
   BOOST_TEST(m.erase({"a", "y"}));
   BOOST_TEST(!m.erase({"a", "y"}));
   BOOST_TEST(!m.find({"a", "y"}));
   BOOST_TEST(m.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(a_packed_map_keeps_the_object_alone_and_its_entry_through_a_replace) {
+  using packed_map = basic_object_map<packed_object>;
+  static_assert(std::is_same_v<packed_map::entry, packed_object>);
+  object_packer packer;
+  packed_map m;
+  const auto& first = m.put(packer.pack(cm("a", "a-name-longer-than-a-string-buffer", "1")));
+  m.put(packer.pack(cm("", "z", "1")));
+  m.put(packer.pack(cm("b", "x", "1")));
+  packed_object replaced;
+  const auto& again = m.put(packer.pack(cm("a", "a-name-longer-than-a-string-buffer", "2")), &replaced);
+  BOOST_TEST(&again == &first);
+  BOOST_TEST(replaced.resource_version() == "1");
+  BOOST_TEST(packed_map::key(first).name == "a-name-longer-than-a-string-buffer");
+  BOOST_TEST(packer.unpack(packed_map::value(first)).resource_version() == "2");
+  std::string order;
+  for (const auto& e : m) order += std::string(packed_map::key(e).namespace_) + "/" + std::string(packed_map::key(e).name) + " ";
+  BOOST_TEST(order == "/z a/a-name-longer-than-a-string-buffer b/x ");
+  BOOST_TEST(m.find({"b", "x"}));
+  BOOST_TEST(m.erase({"b", "x"}));
+  BOOST_TEST(!m.find({"b", "x"}));
+  BOOST_TEST(m.size() == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -193,26 +193,35 @@ bool informer_cache::covers(const k8s::label_selector& request) const {
 
 const informer_cache::postings* informer_cache::label_index_for(const k8s::label_selector& request,
                                                                  std::uint64_t& hash) const {
-  // The pinned key already indexed whose value has the fewest objects
-  // (counted up to the fewest so far).
-  const postings* best = nullptr;
-  std::size_t best_size = 0;
+  // The pinned key already indexed whose value has the fewest objects: the
+  // values' ranges walked side by side, the first to end wins (a key whose
+  // value has thousands costs no more than the smallest's count).
+  struct candidate {
+    const postings* index;
+    std::uint64_t hash;
+    postings::const_iterator at;
+  };
+  std::vector<candidate> candidates;
   for (const auto& r : request.requirements()) {
     const auto* v = pinned(r);
     auto at = v ? label_index_.find(r.key) : label_index_.end();
     if (at == label_index_.end()) continue;
     auto h = hash_of(*v);
-    std::size_t size = 0;
-    for (auto it = at->second.lower_bound(posting_less::probe{h, {}});
-         it != at->second.end() && it->hash == h && (!best || size < best_size); ++it)
-      ++size;
-    if (!best || size < best_size) {
-      best = &at->second;
-      best_size = size;
-      hash = h;
-    }
+    candidates.push_back({&at->second, h, at->second.lower_bound(posting_less::probe{h, {}})});
   }
-  if (best) return best;
+  if (candidates.size() == 1) {
+    hash = candidates.front().hash;
+    return candidates.front().index;
+  }
+  while (!candidates.empty()) {
+    for (const auto& c : candidates) {
+      if (c.at == c.index->end() || c.at->hash != c.hash) {
+        hash = c.hash;
+        return c.index;
+      }
+    }
+    for (auto& c : candidates) ++c.at;
+  }
   // None yet: index the first pinned key (the selector sorts its terms).
   for (const auto& r : request.requirements()) {
     const auto* v = pinned(r);

@@ -197,7 +197,7 @@ void apiserver::impl::stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
-    cv_.notify_all();
+    for (auto& [resource, wake] : watch_wakes_) wake.notify_all();
   }
   if (server_) server_->stop();
   std::lock_guard lock(mu_);

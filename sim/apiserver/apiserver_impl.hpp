@@ -260,7 +260,11 @@ class apiserver::impl {
   std::map<std::string, identity> tokens_;  // token -> identity
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  // Per qualified resource, the watch streams waiting for its next event:
+  // an event wakes the streams of its resource only (one for every stream
+  // woke every stream of every kind at each write; kube-apiserver's watch
+  // cache hands an event to its resource's watchers).
+  std::map<std::string, std::condition_variable, std::less<>> watch_wakes_;
   bool stopping_ = false;
   std::int64_t rv_ = 0;
   std::int64_t evicted_rv_ = 0;  // highest resourceVersion no longer in history_

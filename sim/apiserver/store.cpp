@@ -120,7 +120,7 @@ void apiserver::impl::record_event_locked(std::string type, const std::string& q
     evicted_rv_ = history_.front().rv;
     history_.pop_front();
   }
-  cv_.notify_all();
+  if (auto w = watch_wakes_.find(qualified); w != watch_wakes_.end()) w->second.notify_all();
 }
 
 std::shared_ptr<const std::map<k8s::object_key, object>> apiserver::impl::snapshot_at_locked(

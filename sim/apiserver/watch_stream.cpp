@@ -117,12 +117,19 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
   std::deque<pending_event> pending;
   std::int64_t passed_over = 0;  // a withheld event sent after all (no successor came)
   auto last_write = std::chrono::steady_clock::now();
+  const auto qualified = storage_resource(r);
+  std::condition_variable* wake = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    wake = &watch_wakes_[qualified];  // never erased: a node per resource ever watched
+  }
   while (true) {
     bool too_slow = false;
+    std::size_t rendered = pending.size();  // events from here on are rendered after the lock
     {
       std::unique_lock lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(200),
-                   [&] { return stopping_ || (!history_.empty() && history_.back().rv > pos); });
+      wake->wait_for(lock, std::chrono::milliseconds(200),
+                     [&] { return stopping_ || (!history_.empty() && history_.back().rv > pos); });
       if (stopping_) break;
       if (pos < evicted_rv_) too_slow = true;
       int taken = 0;
@@ -131,7 +138,6 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
       // whole history each time once it held 100,000 events).
       auto first = std::upper_bound(history_.begin(), history_.end(), pos,
                                     [](std::int64_t p, const watch_event& ev) { return p < ev.rv; });
-      const auto qualified = storage_resource(r);
       for (auto it = first; it != history_.end(); ++it) {
         const auto& ev = *it;
         if (cut_after >= 0 && sent + static_cast<int>(pending.size()) >= cut_after) break;
@@ -140,13 +146,16 @@ void apiserver::impl::serve_watch(const k8s::http_request& req, k8s::http_respon
         auto seen = as_seen_through(ev, filter);
         if (!seen) continue;
         pending.push_back({seen->first, std::string(seen->second.namespace_()), std::string(seen->second.name()),
-                           event_line(seen->first, render(seen->second)), seen->second, ev.rv, std::nullopt});
+                           {}, seen->second, ev.rv, std::nullopt});
         ++taken;
       }
       if (!too_slow && taken == 0 && !history_.empty() && pos < history_.back().rv &&
           !(cut_after >= 0 && sent + static_cast<int>(pending.size()) >= cut_after))
         pos = history_.back().rv;
     }
+    // Rendered outside the store's lock: the objects are frozen documents.
+    for (auto i = rendered; i < pending.size(); ++i)
+      pending[i].line = event_line(pending[i].type, render(pending[i].obj));
     if (too_slow) {
       res.write(event_line("ERROR", k8s::make_status_body(k8s::make_expired(
                                         fmt::format("too old resource version: {} ({})", pos,

@@ -282,7 +282,9 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
   return {
       [self](const protocol::shard_view& v) {
         auto& s = self->state;
-        if (!s.gate.enabled() || !s.gate.set_view(v)) return;
+        if (!s.gate.enabled()) return;
+        // A member fading changes the scope, not the ring.
+        if (!s.gate.set_view(v)) return s.rescope(v);
         s.view_changed = std::chrono::steady_clock::now();
         s.rescope(v);
         for (const auto& key : s.gate.known()) s.evaluate(key);

@@ -224,7 +224,7 @@ BOOST_FIXTURE_TEST_CASE(a_takeover_restamps_from_the_cache_once_it_shows_the_pre
       stamp_fixture f;
       f.seen().unwatched = r.unwatched;
       auto cover = std::make_shared<rt::shard::scope_cover>(rt::shard::scope_of("a", nullptr));
-      protocol::shard_view v{r.ready, true, 1};
+      protocol::shard_view v{r.ready, true, 1, {}};
       cover->asked(rt::shard::scope_of("a", &v));
       if (r.settled) cover->settled(rt::shard::scope_of("a", &v));
       f.deps.cover = cover;

@@ -101,7 +101,7 @@ struct shard_fixture : registry_holder, coordinator_fixture {
     h = keep(spawn_order_host(sys, std::move(hc)));
   }
   void view(std::vector<std::string> members, bool self_ready = true) {
-    caf::anon_send(h, protocol::shard_view{std::move(members), self_ready, 1});
+    caf::anon_send(h, protocol::shard_view{std::move(members), self_ready, 1, {}});
     run();
   }
   void event(event_type t, k8s::object o, bool out_of_scope = false) {

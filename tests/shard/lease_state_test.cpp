@@ -57,15 +57,52 @@ BOOST_AUTO_TEST_CASE(members_are_the_ready_holders_with_the_next_expiry) {
   auto t = at("2026-12-01T19:00:00Z");
   std::vector<lease_info> leases{
       {"c", "c", t - 20s, 15s},  // expired: a dead replica
-      {"a", "a", t - 5s, 15s},   // ready until t + 10s
-      {"b", "b", t - 1s, 15s},   // ready until t + 14s
+      {"a", "a", t - 5s, 15s},   // ready until t + 10s, fading from t + 5s
+      {"b", "b", t - 1s, 15s},   // ready until t + 14s, fading from t + 9s
       {"d", "", t, 15s},         // released on SIGTERM
   };
   auto v = members_of(leases, t);
   BOOST_TEST((v.ready == std::vector<std::string>{"a", "b"}));
-  BOOST_TEST((v.next_expiry && *v.next_expiry == t + 10s));
+  BOOST_TEST(v.fading.empty());
+  BOOST_TEST((v.next_expiry && *v.next_expiry == t + 5s));  // a fades first
   BOOST_TEST(members_of({}, t).ready.empty());
   BOOST_TEST(!members_of({}, t).next_expiry);
+}
+
+// A member not renewed for two thirds of its Lease's duration has stopped
+// writing by its own rule (membership.hpp): it is still on the ring until
+// the Lease runs out, and listed as fading from then; a renewal ends it.
+BOOST_AUTO_TEST_CASE(a_member_fades_two_thirds_into_its_lease_and_a_renewal_ends_it) {
+  auto t = at("2026-12-01T19:00:00Z");
+  struct row {
+    std::chrono::milliseconds since_renewal;
+    std::vector<std::string> ready, fading;
+    std::optional<std::chrono::milliseconds> look_again_in;
+  };
+  const row rows[] = {
+      {0ms, {"a", "b"}, {}, 10000ms},
+      {9999ms, {"a", "b"}, {}, 1ms},
+      {10000ms, {"a", "b"}, {"a"}, 5000ms},  // faded: look again at its expiry
+      {14999ms, {"a", "b"}, {"a"}, 1ms},
+      {15000ms, {"b"}, {}, std::nullopt},  // expired: off the ring (b never fades: renewed now)
+  };
+  for (const auto& r : rows) {
+    BOOST_TEST_CONTEXT(r.since_renewal.count() << " ms since a's renewal") {
+      auto now = t + r.since_renewal;
+      // b renews as it should (now); a last renewed at t.
+      auto v = members_of({{"a", "a", t, 15s}, {"b", "b", now, 15s}}, now);
+      BOOST_TEST((v.ready == r.ready));
+      BOOST_TEST((v.fading == r.fading));
+      if (r.look_again_in) {
+        BOOST_TEST_REQUIRE(v.next_expiry.has_value());
+        BOOST_TEST((*v.next_expiry - now == *r.look_again_in));
+      }
+    }
+  }
+  // The same holder with a fresh Lease besides the fading one is not fading.
+  auto v = members_of({{"a-1", "a", t, 15s}, {"a-2", "a", t + 11s, 15s}}, t + 11s);
+  BOOST_TEST((v.ready == std::vector<std::string>{"a"}));
+  BOOST_TEST(v.fading.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

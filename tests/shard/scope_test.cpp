@@ -14,7 +14,7 @@ using c5c3::protocol::shard_view;
 namespace {
 
 scope of(const std::vector<std::string>& members) {
-  shard_view v{members, true, 1};
+  shard_view v{members, true, 1, {}};
   return scope_of("a", &v);
 }
 
@@ -45,8 +45,15 @@ BOOST_AUTO_TEST_CASE(a_scope_is_its_selector_and_shows_what_the_selector_selects
       BOOST_TEST(shown(r.s) == r.shows);
     }
   }
-  shard_view v{{"c", "a", "b"}, true, 1};
+  shard_view v{{"c", "a", "b"}, true, 1, {}};
   BOOST_TEST(watch_scope("a", &v) == "c5c3.io/shard notin (b,c)");
+  // c stopped renewing: still on the ring, its stamps shown already.
+  shard_view fading{{"a", "b", "c"}, true, 2, {"c"}};
+  BOOST_TEST(watch_scope("a", &fading) == "c5c3.io/shard notin (b)");
+  BOOST_TEST(shown(scope_of("a", &fading)) == "a.c-");
+  shard_view both{{"a", "b", "c"}, true, 3, {"b", "c"}};
+  BOOST_TEST(watch_scope("a", &both) == "");
+  BOOST_TEST(shown(scope_of("a", &both)) == "abc-");
 }
 
 // While a rescope is under way either scope's informer may answer a read: a

@@ -68,6 +68,18 @@ class Scenario:
             raise AssertionError(f"{when}: {d['count']} double writes, e.g. {d['writes'][:5]}")
         log(f"{when}: 0 double writers")
 
+    def assert_faded_before_dropped(self, name, members):
+        """The survivor saw the dead replica fade (its Lease unrenewed for 2/3 of the duration: the scoped
+        watches widened to its orders) before its ring dropped it."""
+        lines = open(self.procs.path(name)).read().splitlines()
+        fading = [i for i, line in enumerate(lines) if '"Ring members fading"' in line and '"fading":1' in line]
+        dropped = [i for i, line in enumerate(lines)
+                   if '"Ring members changed"' in line and f'"members":{members},' in line]
+        if not fading or not dropped or fading[-1] > dropped[-1]:
+            raise AssertionError(f"{name}: no member faded before the ring dropped it "
+                                 f"(fading at lines {fading[-3:]}, dropped at {dropped[-3:]})")
+        log(f"{name}: the dead replica faded before the ring dropped it")
+
     def converged(self, live):
         """Every order Ready (at its generation) and held by exactly one live replica; the holders' counts."""
         items = self.orders()
@@ -200,6 +212,8 @@ class Scenario:
         self.replicas["replica-b"].kill()
         self.replicas["replica-b"].wait(10)
         self.wait_converged(["replica-c", "replica-d"], "after SIGKILL (Lease ran out)")
+        for name in ("replica-c", "replica-d"):
+            self.assert_faded_before_dropped(name, members=2)
         self.wait_children_stamped("after SIGKILL")
         self.assert_no_double_writers("after SIGKILL")
 

@@ -32,6 +32,11 @@ std::optional<k8s::time_point> expiry_of(const lease_info& l) {
   return *l.renew_time + l.duration;
 }
 
+std::optional<k8s::time_point> fading_at(const lease_info& l) {
+  if (!expiry_of(l)) return std::nullopt;
+  return *l.renew_time + l.duration * 2 / 3;
+}
+
 member_state state_of(const lease_info& l, k8s::time_point now) {
   if (l.holder.empty()) return member_state::released;
   auto e = expiry_of(l);
@@ -43,11 +48,21 @@ member_view members_of(const std::vector<lease_info>& leases, k8s::time_point no
   for (const auto& l : leases) {
     if (state_of(l, now) != member_state::ready) continue;
     v.ready.push_back(l.holder);
-    auto e = *expiry_of(l);
+    auto fades = *fading_at(l);
+    if (fades <= now) v.fading.push_back(l.holder);
+    auto e = fades > now ? fades : *expiry_of(l);
     if (!v.next_expiry || e < *v.next_expiry) v.next_expiry = e;
   }
-  std::sort(v.ready.begin(), v.ready.end());
-  v.ready.erase(std::unique(v.ready.begin(), v.ready.end()), v.ready.end());
+  for (auto* names : {&v.ready, &v.fading}) {
+    std::sort(names->begin(), names->end());
+    names->erase(std::unique(names->begin(), names->end()), names->end());
+  }
+  // A holder with two Leases of the ring (one renewed, one fading) is not fading.
+  std::erase_if(v.fading, [&](const std::string& h) {
+    return std::any_of(leases.begin(), leases.end(), [&](const lease_info& l) {
+      return l.holder == h && state_of(l, now) == member_state::ready && *fading_at(l) > now;
+    });
+  });
   return v;
 }
 

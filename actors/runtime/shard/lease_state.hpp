@@ -45,10 +45,17 @@ lease_info lease_of(const k8s::object& lease);
 member_state state_of(const lease_info& l, k8s::time_point now);
 // When a ready member's Lease runs out (nullopt when it is not ready).
 std::optional<k8s::time_point> expiry_of(const lease_info& l);
+// When it fades: two thirds of the duration after its renewal, the moment its
+// holder stops counting it held itself (membership.hpp).
+std::optional<k8s::time_point> fading_at(const lease_info& l);
 
 struct member_view {
   std::vector<std::string> ready;  // holders of ready Leases, sorted
-  // The earliest moment a ready Lease would expire unless renewed: when to look again.
+  // Of them, those not renewed for two thirds of the duration (fading_at),
+  // sorted: a replica stops writing by then if it could not renew.
+  std::vector<std::string> fading;
+  // The earliest moment a ready Lease would fade or expire unless renewed:
+  // when to look again.
   std::optional<k8s::time_point> next_expiry;
 };
 member_view members_of(const std::vector<lease_info>& leases, k8s::time_point now);

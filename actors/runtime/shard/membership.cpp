@@ -51,16 +51,21 @@ struct membership_state {
       std::sort(members.begin(), members.end());
       members.erase(std::unique(members.begin(), members.end()), members.end());
     }
-    protocol::shard_view next{members, self_ready, view.generation};
-    if (!(next.members == view.members && next.self_ready == view.self_ready)) {
+    protocol::shard_view next{members, self_ready, view.generation, v.fading};
+    bool ring_changed = !(next.members == view.members && next.self_ready == view.self_ready);
+    if (ring_changed || next.fading != view.fading) {
       next.generation = view.generation + 1;
+      if (next.fading != view.fading)
+        cfg.log.info("Ring members fading", {{"ring", cfg.ring},
+                                             {"fading", static_cast<std::uint64_t>(next.fading.size())}});
       view = next;
-      cfg.log.info("Ring members changed", {{"ring", cfg.ring},
-                                            {"members", static_cast<std::uint64_t>(view.members.size())},
-                                            {"selfReady", view.self_ready}});
+      if (ring_changed)
+        cfg.log.info("Ring members changed", {{"ring", cfg.ring},
+                                              {"members", static_cast<std::uint64_t>(view.members.size())},
+                                              {"selfReady", view.self_ready}});
       for (const auto& l : listeners) self->send(l, view);
     }
-    // Look again when the next Lease (or my hold) runs out.
+    // Look again when the next Lease (or my hold) fades or runs out.
     auto next_at = v.next_expiry;
     if (held_until && t < *held_until && (!next_at || *held_until < *next_at)) next_at = held_until;
     if (next_at && (!recheck_at || *next_at < *recheck_at || *recheck_at <= t)) {

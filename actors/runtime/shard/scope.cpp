@@ -32,7 +32,7 @@ scope scope_of(const std::string& me, const protocol::shard_view* view) {
   scope s{scope::form::own, me, {}};
   if (!view) return s;
   for (const auto& m : view->members)
-    if (m != me) s.others.push_back(m);
+    if (m != me && !std::binary_search(view->fading.begin(), view->fading.end(), m)) s.others.push_back(m);
   std::sort(s.others.begin(), s.others.end());
   s.others.erase(std::unique(s.others.begin(), s.others.end()), s.others.end());
   s.shape = s.others.empty() ? scope::form::all : scope::form::all_but;

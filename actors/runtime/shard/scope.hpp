@@ -8,6 +8,9 @@
 //   me and ready others b, c     | c5c3.io/shard notin (b,c)      (unclaimed, its own, and those of
 //                                |                                 members that are not ready: what
 //                                |                                 the claim table may act on)
+//   ... and c fading             | c5c3.io/shard notin (b)        (c stopped renewing: its orders are
+//                                |                                 cached before its Lease runs out,
+//                                |                                 so a takeover lists nothing then)
 //
 // Children carry `c5c3.io/shard: <holder>` (stamped by the runner on every
 // write of a child, restamped by a new holder's first pass), so the same scope

@@ -33,7 +33,9 @@ class packed_object {
   packed_object() = default;
 
   explicit operator bool() const { return static_cast<bool>(p_); }
-  std::string_view namespace_() const { return p_ ? std::string_view(names(), head().namespace_size) : std::string_view(); }
+  std::string_view namespace_() const {
+    return p_ ? std::string_view(names(), head().namespace_size) : std::string_view();
+  }
   std::string_view name() const {
     return p_ ? std::string_view(names() + head().namespace_size, head().name_size) : std::string_view();
   }

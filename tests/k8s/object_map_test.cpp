@@ -79,7 +79,10 @@ BOOST_AUTO_TEST_CASE(a_packed_map_keeps_the_object_alone_and_its_entry_through_a
   BOOST_TEST(packed_map::key(first).name == "a-name-longer-than-a-string-buffer");
   BOOST_TEST(packer.unpack(packed_map::value(first)).resource_version() == "2");
   std::string order;
-  for (const auto& e : m) order += std::string(packed_map::key(e).namespace_) + "/" + std::string(packed_map::key(e).name) + " ";
+  for (const auto& e : m) {
+    auto k = packed_map::key(e);
+    order += std::string(k.namespace_) + "/" + std::string(k.name) + " ";
+  }
   BOOST_TEST(order == "/z a/a-name-longer-than-a-string-buffer b/x ");
   BOOST_TEST(m.find({"b", "x"}));
   BOOST_TEST(m.erase({"b", "x"}));

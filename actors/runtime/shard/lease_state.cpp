@@ -45,24 +45,21 @@ member_state state_of(const lease_info& l, k8s::time_point now) {
 
 member_view members_of(const std::vector<lease_info>& leases, k8s::time_point now) {
   member_view v;
+  std::vector<std::string> fresh;  // holders of a ready Lease not fading
   for (const auto& l : leases) {
     if (state_of(l, now) != member_state::ready) continue;
     v.ready.push_back(l.holder);
     auto fades = *fading_at(l);
-    if (fades <= now) v.fading.push_back(l.holder);
+    (fades <= now ? v.fading : fresh).push_back(l.holder);
     auto e = fades > now ? fades : *expiry_of(l);
     if (!v.next_expiry || e < *v.next_expiry) v.next_expiry = e;
   }
-  for (auto* names : {&v.ready, &v.fading}) {
+  for (auto* names : {&v.ready, &v.fading, &fresh}) {
     std::sort(names->begin(), names->end());
     names->erase(std::unique(names->begin(), names->end()), names->end());
   }
-  // A holder with two Leases of the ring (one renewed, one fading) is not fading.
-  std::erase_if(v.fading, [&](const std::string& h) {
-    return std::any_of(leases.begin(), leases.end(), [&](const lease_info& l) {
-      return l.holder == h && state_of(l, now) == member_state::ready && *fading_at(l) > now;
-    });
-  });
+  // A holder with two Leases of the ring, one of them renewed, is not fading.
+  std::erase_if(v.fading, [&](const std::string& h) { return std::binary_search(fresh.begin(), fresh.end(), h); });
   return v;
 }
 

@@ -173,15 +173,21 @@ void on_informer_event(self_ptr self, inf_event& ev) {
   auto it = st.informers.find(ev.informer);
   if (it == st.informers.end()) return;  // stopped meanwhile
   auto& e = it->second;
-  auto selector = scoped_selector(e.key.label_selector, e.key.scope);
-  auto topic = "informer " + e.key.gvk.kind + " " + e.key.namespace_ + " " + selector;
-  k8s::log::fields where{{"kind", e.key.gvk.kind}, {"namespace", e.key.namespace_}, {"selector", selector}};
+  // The log's topic and fields, made only for what may log (not per event).
+  auto log_keys = [&e] {
+    auto selector = scoped_selector(e.key.label_selector, e.key.scope);
+    auto topic = "informer " + e.key.gvk.kind + " " + e.key.namespace_ + " " + selector;
+    k8s::log::fields where{{"kind", e.key.gvk.kind}, {"namespace", e.key.namespace_}, {"selector", selector}};
+    return std::pair{std::move(topic), std::move(where)};
+  };
   if (ev.kind == inf_kind::error) {
+    auto [topic, where] = log_keys();
     st.last_error = ev.error;
     runtime::log_once(st.logged, st.log, k8s::log::level::warn, topic, "Failed to watch", ev.error, where);
     return;
   }
   if (ev.kind == inf_kind::synced) {
+    auto [topic, where] = log_keys();
     runtime::log_recovered(st.logged, st.log, topic, "Informer synced again", where);
     e.synced = true;
     for (auto sid : e.subs) {

@@ -13,6 +13,7 @@
 //   patch_request   -> k8s::object        (PATCH merge/strategic/json, or of status)
 //   apply_request   -> k8s::object        (server-side apply, PATCH application/apply-patch+yaml)
 //   delete_request  -> k8s::object        (the object as the server answered; empty for a Status)
+//   read_batch      -> read_batch_answer  (cache reads only, several in one message)
 //
 // A kind the cluster does not serve answers api_errc::no_match.
 #pragma once
@@ -120,6 +121,34 @@ typename Inspector::result_type inspect(Inspector& f, list_request& x) {
            x.label_selector, x.field_selector, x.source, x.drop);
 }
 
+// Several reads from the caches in one message: the order runner sends the
+// reads of a pass that do not depend on one another together, one message per
+// cluster rather than one per read slot. An item is a list_request, or a get
+// by name when `name` is set (its `list` then names the kind and namespace).
+// The answer holds one read_result per item, in order; an item the caches
+// cannot answer (no synced informer covers it) is `uncached`, and the caller
+// sends it alone as a get_request or list_request, which the API server
+// answers.
+struct read_item {
+  list_request list;
+  std::string name;
+};
+
+enum class read_outcome : std::uint8_t { items, not_found, uncached };
+
+struct read_result {
+  read_outcome outcome = read_outcome::uncached;
+  object_list list;
+};
+
+struct read_batch {
+  std::vector<read_item> items;
+};
+
+struct read_batch_answer {
+  std::vector<read_result> results;
+};
+
 struct create_request {
   k8s::object obj;
   write_options options;
@@ -193,7 +222,9 @@ inline resource_ref ref_of(const k8s::object& o) {
 
 }  // namespace c5c3::protocol
 
-// Local only: they carry objects.
+// Local only: they carry objects (a read batch travels as its answer does).
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::read_batch)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::read_batch_answer)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::create_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::update_request)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(c5c3::protocol::apply_request)

@@ -227,33 +227,20 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
   auto weak = [self] { return self->state.self_ref; };
   return {
       [=](protocol::get_request& r) {
-        auto& s = self->state;
-        if (r.source == protocol::read_from::cache) {
-          if (const auto* e = cache_for(s, r.ref.gvk, r.ref.namespace_, "", k8s::canonical_paths(r.drop))) {
-            auto o = e->cache.get(k8s::object_key{r.ref.namespace_, r.ref.name});
-            if (!o) return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
-            return caf::result<k8s::object>(std::move(o));
-          }
-        }
+        auto cached = read_cached(self->state, r);
+        if (cached.outcome == protocol::read_outcome::items)
+          return caf::result<k8s::object>(std::move(cached.list.items.front()));
+        if (cached.outcome == protocol::read_outcome::not_found)
+          return caf::result<k8s::object>(to_error(cache_not_found(r.ref)));
         auto id = expect(self, self->make_response_promise());
         client().get(r.ref.gvk, r.ref.namespace_, r.ref.name, completion<k8s::object>(weak(), id));
         return caf::result<k8s::object>(caf::delegated<k8s::object>());
       },
       [=](protocol::list_request& r) {
-        auto& s = self->state;
+        auto cached = read_cached(self->state, r);
+        if (cached.outcome == protocol::read_outcome::items)
+          return caf::result<protocol::object_list>(std::move(cached.list));
         auto fields = k8s::field_selector::parse(r.field_selector);
-        if (r.source == protocol::read_from::cache && fields) {
-          auto request = k8s::label_selector::parse(r.label_selector);
-          const auto accepted = k8s::canonical_paths(r.drop);
-          const auto* e = cache_for(s, r.gvk, r.namespace_, r.label_selector, accepted);
-          if (!e && request) e = covering_cache(s, r.gvk, r.namespace_, *request, accepted);
-          if (e && request) {
-            protocol::object_list out;
-            out.items = e->cache.list(r.namespace_, *request, *fields);
-            out.resource_version = e->inf->last_resource_version();
-            return caf::result<protocol::object_list>(std::move(out));
-          }
-        }
         // A cache read the cache cannot answer goes to the API server; a
         // field selector on fields the API server may not select on
         // (spec.*: the cache's field index) is applied to its answer here.
@@ -269,6 +256,7 @@ caf::behavior cluster_actor(self_ptr self, cluster_options opts) {
         client().list(r.gvk, r.namespace_, std::move(lo), completion<k8s::object_list>(weak(), id));
         return caf::result<protocol::object_list>(caf::delegated<protocol::object_list>());
       },
+      [=](const protocol::read_batch& b) { return read_cached(self->state, b); },
       [=](protocol::create_request& r) {
         auto id = expect(self, self->make_response_promise());
         client().create(r.obj,

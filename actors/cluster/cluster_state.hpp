@@ -157,6 +157,15 @@ const informer_entry* covering_cache(const cluster_state& st, const k8s::gvk& gv
 void drop_subscriber(self_ptr self, const caf::actor_addr& who);
 bool all_synced(const cluster_state& st);
 
+// cache_reads.cpp
+// A read answered from the caches at once: the object or objects, not found
+// (a get the covering cache does not hold), or `uncached` (the API server
+// must answer it: read_from::server, or no synced cache covers it).
+protocol::read_result read_cached(const cluster_state& st, const protocol::get_request& r);
+protocol::read_result read_cached(const cluster_state& st, const protocol::list_request& r);
+// Each item of a batch so (protocol::read_batch).
+protocol::read_batch_answer read_cached(const cluster_state& st, const protocol::read_batch& b);
+
 // rescope.cpp
 // Moves `subscriber`'s scoped subscriptions to `scope` (protocol::rescope_request).
 void rescope(self_ptr self, const caf::actor& subscriber, const std::string& scope);

@@ -102,9 +102,49 @@ inline caf::error no_match_error(const std::string& kind) {
   return protocol::make_error(protocol::api_errc::no_match, "no matches for kind " + kind);
 }
 
+// What a list of `r` finds: every object of the kind in the namespace.
+inline std::vector<k8s::object> fake_list(const fake_store& s, const protocol::list_request& r) {
+  std::vector<k8s::object> out;
+  for (const auto& [k, o] : s.objects)
+    if (std::get<0>(k) == r.gvk.kind && (r.namespace_.empty() || std::get<1>(k) == r.namespace_)) out.push_back(o);
+  return out;
+}
+
+// A batch of reads as a cluster actor's caches answer it: an unserved kind or
+// a read from the server is `uncached` (the runner asks for it alone).
+inline protocol::read_batch_answer fake_batch(const fake_store& s, const protocol::read_batch& b) {
+  protocol::read_batch_answer a;
+  for (const auto& item : b.items) {
+    const auto& l = item.list;
+    protocol::read_result res;
+    if (!s.unserved.contains(l.gvk.kind) && l.source == protocol::read_from::cache) {
+      if (item.name.empty()) {
+        res.outcome = protocol::read_outcome::items;
+        res.list.items = fake_list(s, l);
+      } else if (const auto* o = s.get(l.gvk.kind, l.namespace_, item.name)) {
+        res.outcome = protocol::read_outcome::items;
+        res.list.items.push_back(*o);
+      } else {
+        res.outcome = protocol::read_outcome::not_found;
+      }
+    }
+    a.results.push_back(std::move(res));
+  }
+  return a;
+}
+
+// A batch every item of which the caller must send alone (a spy in front of
+// a cluster that sees each read as its own request).
+inline protocol::read_batch_answer all_uncached(const protocol::read_batch& b) {
+  protocol::read_batch_answer a;
+  a.results.resize(b.items.size());
+  return a;
+}
+
 inline caf::behavior fake_cluster(caf::event_based_actor*, std::shared_ptr<fake_store> s) {
   using result = caf::result<k8s::object>;
   return {
+      [s](const protocol::read_batch& b) { return fake_batch(*s, b); },
       [s](const protocol::get_request& r) -> result {
         if (s->unserved.contains(r.ref.gvk.kind)) return no_match_error(r.ref.gvk.kind);
         if (auto* o = s->get(r.ref.gvk.kind, r.ref.namespace_, r.ref.name)) return *o;
@@ -112,11 +152,7 @@ inline caf::behavior fake_cluster(caf::event_based_actor*, std::shared_ptr<fake_
       },
       [s](const protocol::list_request& r) -> caf::result<protocol::object_list> {
         if (s->unserved.contains(r.gvk.kind)) return no_match_error(r.gvk.kind);
-        protocol::object_list out;
-        for (auto& [k, o] : s->objects)
-          if (std::get<0>(k) == r.gvk.kind && (r.namespace_.empty() || std::get<1>(k) == r.namespace_))
-            out.items.push_back(o);
-        return out;
+        return protocol::object_list{fake_list(*s, r), {}};
       },
       [s](const protocol::create_request& r) -> result {
         if (s->unserved.contains(std::string(r.obj.kind()))) return no_match_error(std::string(r.obj.kind()));

@@ -82,6 +82,7 @@ caf::behavior spy(caf::stateful_actor<spy_state>* self, caf::actor cluster) {
         return rp;
       },
       [self, cluster](protocol::get_request& r) { return self->delegate(cluster, std::move(r)); },
+      [](const protocol::read_batch& b) { return all_uncached(b); },  // each list through the handler above
       [self, cluster, stamp](protocol::create_request& r) {
         self->state.writes.push_back("create " + std::string(r.obj.name()) + " " + stamp(r.obj));
         return self->delegate(cluster, std::move(r));

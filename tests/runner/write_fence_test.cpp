@@ -91,6 +91,7 @@ caf::behavior recorder(caf::stateful_actor<recorder_state>* self, caf::actor clu
       },
       [self, cluster](protocol::get_request& r) { return self->delegate(cluster, std::move(r)); },
       [self, cluster](protocol::list_request& r) { return self->delegate(cluster, std::move(r)); },
+      [self, cluster](protocol::read_batch& b) { return self->delegate(cluster, std::move(b)); },
   };
 }
 

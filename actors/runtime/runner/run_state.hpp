@@ -47,6 +47,16 @@ struct run_state {
   // server again after a create refused as AlreadyExists (a child the cache
   // did not show). Null: not sharded.
   std::shared_ptr<restamp_read> restamp;
+  // The cache reads of the wave being issued, by cluster actor: sent as one
+  // protocol::read_batch per cluster once the wave has issued them all
+  // (sense.cpp), not one request per slot.
+  struct queued_read {
+    protocol::read_item item;
+    std::function<void(std::vector<k8s::object>)> ok;
+    std::function<void(const caf::error&)> err;
+  };
+  std::vector<std::pair<caf::actor, std::vector<queued_read>>> queued;
+  bool queueing = false;
 
   explicit run_state(pass_context c) : ctx(std::move(c)) {}
   caf::event_based_actor* self() const { return ctx.self(); }

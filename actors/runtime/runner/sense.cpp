@@ -91,46 +91,114 @@ caf::duration read_timeout(const run_ptr& r, proto::read_from from) {
   return caf::duration(r->timeout());
 }
 
+using items_fn = std::function<void(std::vector<k8s::object>)>;
+using read_error_fn = std::function<void(const caf::error&)>;
+
+// One read sent alone: a get when `item.name` is set, else a list. A get the
+// cache or the API server does not find answers no object.
+void send_read(const run_ptr& r, const caf::actor& cluster, proto::read_item item, items_fn ok, read_error_fn err) {
+  auto timeout = read_timeout(r, item.list.source);
+  if (item.name.empty()) {
+    r->self()
+        ->request(cluster, timeout, std::move(item.list))
+        .then([ok](proto::object_list& l) { ok(std::move(l.items)); }, [err](const caf::error& e) { err(e); });
+    return;
+  }
+  auto& l = item.list;
+  r->self()
+      ->request(cluster, timeout,
+                proto::get_request{{l.gvk, std::move(l.namespace_), std::move(item.name)}, l.source, std::move(l.drop)})
+      .then([ok](k8s::object& o) { ok({std::move(o)}); },
+            [ok, err](const caf::error& e) {
+              if (proto::is_not_found(e)) return ok({});
+              err(e);
+            });
+}
+
+// A read of the wave being issued: a cache read waits for the wave's batch
+// to its cluster (flush_reads), any other goes at once.
+void issue_read(const run_ptr& r, cluster_role role, proto::read_item item, items_fn ok, read_error_fn err) {
+  const auto& cluster = r->cluster_of(role);
+  if (!r->queueing || item.list.source != proto::read_from::cache)
+    return send_read(r, cluster, std::move(item), std::move(ok), std::move(err));
+  auto it = std::find_if(r->queued.begin(), r->queued.end(), [&](const auto& q) { return q.first == cluster; });
+  if (it == r->queued.end()) it = r->queued.insert(r->queued.end(), {cluster, {}});
+  it->second.push_back({std::move(item), std::move(ok), std::move(err)});
+}
+
+// The wave's cache reads, one read_batch per cluster (a lone read goes as
+// itself). An item no cache could answer is sent alone, to the API server.
+void flush_reads(const run_ptr& r) {
+  r->queueing = false;
+  auto queued = std::move(r->queued);
+  r->queued.clear();
+  for (auto& [cluster, reads] : queued) {
+    if (reads.size() == 1) {
+      auto& q = reads.front();
+      send_read(r, cluster, std::move(q.item), std::move(q.ok), std::move(q.err));
+      continue;
+    }
+    proto::read_batch batch;
+    batch.items.reserve(reads.size());
+    for (const auto& q : reads) batch.items.push_back(q.item);
+    auto pending = std::make_shared<std::vector<run_state::queued_read>>(std::move(reads));
+    r->self()
+        ->request(cluster, caf::duration(caf::infinite), std::move(batch))
+        .then(
+            [r, cluster = cluster, pending](proto::read_batch_answer& a) {
+              auto& qs = *pending;
+              for (std::size_t i = 0; i < qs.size(); ++i) {
+                auto& q = qs[i];
+                auto* res = i < a.results.size() ? &a.results[i] : nullptr;
+                if (!res || res->outcome == proto::read_outcome::uncached)
+                  send_read(r, cluster, std::move(q.item), std::move(q.ok), std::move(q.err));
+                else
+                  q.ok(std::move(res->list.items));
+              }
+            },
+            [pending](const caf::error& e) {
+              for (auto& q : *pending) q.err(e);
+            });
+  }
+}
+
 void read_list(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
                std::string selector, std::function<bool(const k8s::object&)> keep, std::string fields = {}) {
   ++j->pending;
   if (slot.uncached) out.live = true;
-  r->self()
-      ->request(r->cluster_of(slot.cluster), read_timeout(r, source_of(slot)),
-                proto::list_request{slot.gvk, out.namespace_, std::move(selector), std::move(fields), source_of(slot),
-                                    slot.drop})
-      .then(
-          [j, &out, keep](proto::object_list& l) {
-            for (auto& o : l.items)
-              if (!keep || keep(o)) out.items.push_back(std::move(o));
-            j->done();
-          },
-          [r, j, &slot, &out](const caf::error& e) {
-            if (proto::is_no_match(e))
-              not_served(r, slot, out, e);
-            else
-              note_error(r, e);
-            j->done();
-          });
+  issue_read(
+      r, slot.cluster,
+      proto::read_item{
+          {slot.gvk, out.namespace_, std::move(selector), std::move(fields), source_of(slot), slot.drop}, {}},
+      [j, &out, keep](std::vector<k8s::object> items) {
+        for (auto& o : items)
+          if (!keep || keep(o)) out.items.push_back(std::move(o));
+        j->done();
+      },
+      [r, j, &slot, &out](const caf::error& e) {
+        if (proto::is_no_match(e))
+          not_served(r, slot, out, e);
+        else
+          note_error(r, e);
+        j->done();
+      });
 }
 
 void read_one(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out, proto::read_from from) {
   ++j->pending;
-  r->self()
-      ->request(r->cluster_of(slot.cluster), read_timeout(r, from),
-                proto::get_request{{slot.gvk, out.namespace_, out.name}, from, slot.drop})
-      .then(
-          [j, &out](k8s::object& o) {
-            out.items = {std::move(o)};
-            j->done();
-          },
-          [r, j, &slot, &out](const caf::error& e) {
-            if (proto::is_no_match(e))
-              not_served(r, slot, out, e);
-            else if (!proto::is_not_found(e))
-              note_error(r, e);
-            j->done();
-          });
+  issue_read(
+      r, slot.cluster, proto::read_item{{slot.gvk, out.namespace_, {}, {}, from, slot.drop}, out.name},
+      [j, &out](std::vector<k8s::object> items) {
+        out.items = std::move(items);
+        j->done();
+      },
+      [r, j, &slot, &out](const caf::error& e) {
+        if (proto::is_no_match(e))
+          not_served(r, slot, out, e);
+        else
+          note_error(r, e);
+        j->done();
+      });
 }
 
 // One slot's read; `j` joins its requests.
@@ -235,7 +303,9 @@ void read_slots(const run_ptr& r, std::shared_ptr<std::set<std::string>> done) {
     for (const auto* s : wave) done->insert(s->id);
     read_slots(r, done);
   };
+  r->queueing = true;
   for (const auto* s : wave) read_slot_now(r, j, *s);
+  flush_reads(r);
   j->done();
 }
 
@@ -291,9 +361,11 @@ void admit(const run_ptr& r) {
 
 void start(const run_ptr& r) {
   if (!r->snap.order) return finish(r, pass_result::converged());
+  // The directory answers a lookup from its memory at once (or the request
+  // fails when it is gone): no timeout, for the reason read_timeout gives.
   auto lookup = [r](std::string name, std::function<void(caf::actor)> then) {
     r->self()
-        ->request(r->deps->clusters, r->timeout(), proto::lookup_cluster_atom::value, name)
+        ->request(r->deps->clusters, caf::duration(caf::infinite), proto::lookup_cluster_atom::value, name)
         .then([then](caf::actor a) { then(std::move(a)); },
               [r](const caf::error& e) {
                 // The order's cluster is not engaged: no requeue (its

@@ -1,7 +1,10 @@
 #include "actors/operator/scheduler.hpp"
 
+#include "actors/operator/handoff_sharing.hpp"
+
 #include <caf/actor_system_config.hpp>
 #include <caf/atom.hpp>
+#include <caf/scheduler/coordinator.hpp>
 
 #include <sched.h>
 
@@ -64,6 +67,7 @@ std::size_t worker_threads(int requested, std::size_t cores) {
 void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads) {
   cfg.set("scheduler.policy", caf::atom("sharing"));
   cfg.set("scheduler.max-threads", threads);
+  cfg.load<caf::scheduler::coordinator<handoff_sharing>>();
 }
 
 }  // namespace c5c3::operator_

@@ -34,7 +34,8 @@ std::size_t usable_cores();
 // least 2 so that one slow handler never stalls every actor).
 std::size_t worker_threads(int requested, std::size_t cores);
 
-// Sets the scheduler of `cfg`: the sharing policy with `threads` workers.
+// Sets the scheduler of `cfg`: the sharing policy with a hand-off slot per
+// worker (handoff_sharing.hpp), `threads` workers.
 void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads);
 
 }  // namespace c5c3::operator_

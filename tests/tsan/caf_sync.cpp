@@ -24,9 +24,10 @@
 //     object (a message's data among others): release and acquire on it, as
 //     the acq_rel decrement inside libcaf_core does (so the thread that frees
 //     it sees every other holder's use).
-//   - every actor system runs CAF's sharing scheduler (unless its
-//     configuration names another than the default), as the operator does
-//     (actors/operator/scheduler.hpp): its job queue is a mutex TSan sees,
+//   - every actor system runs the operator's scheduler (unless its
+//     configuration names another than the default): CAF's sharing policy
+//     with a hand-off slot per worker (actors/operator/handoff_sharing.hpp,
+//     compiled here, instrumented): its job queue is a mutex TSan sees,
 //     where the default work-stealing queues are spin locks and nodes inside
 //     libcaf_core.so, whose frees TSan reported (in worker::run, the frame
 //     below every handler, which no suppression may name).
@@ -42,6 +43,9 @@
 #include <caf/ref_counted.hpp>
 #include <caf/mailbox_element.hpp>
 #include <caf/scheduled_actor.hpp>
+#include <caf/scheduler/coordinator.hpp>
+
+#include "actors/operator/handoff_sharing.hpp"
 
 #include <dlfcn.h>
 #include <sanitizer/tsan_interface.h>
@@ -201,15 +205,17 @@ void ref_counted::deref() const noexcept {
 }  // namespace caf
 
 // caf::actor_system::actor_system(actor_system_config&), the complete-object
-// constructor the tests call: the configuration's scheduler set to sharing
-// first. Defined under its mangled name (a constructor cannot forward to
+// constructor the tests call: the configuration's scheduler set to the
+// operator's first. Defined under its mangled name (a constructor cannot forward to
 // another definition of itself), it takes precedence over libcaf_core.so's.
 extern "C" void c5c3_tsan_actor_system(caf::actor_system* self, caf::actor_system_config& cfg) __asm__(
     "_ZN3caf12actor_systemC1ERNS_19actor_system_configE");
 extern "C" void c5c3_tsan_actor_system(caf::actor_system* self, caf::actor_system_config& cfg) {
   using fn = void (*)(caf::actor_system*, caf::actor_system_config&);
   static const fn orig = original_fn<fn>("_ZN3caf12actor_systemC1ERNS_19actor_system_configE");
-  if (caf::get_or(cfg, "scheduler.policy", caf::atom("stealing")) == caf::atom("stealing"))
+  if (caf::get_or(cfg, "scheduler.policy", caf::atom("stealing")) == caf::atom("stealing")) {
     cfg.set("scheduler.policy", caf::atom("sharing"));
+    cfg.load<caf::scheduler::coordinator<c5c3::operator_::handoff_sharing>>();
+  }
   orig(self, cfg);
 }

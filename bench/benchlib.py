@@ -23,6 +23,20 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def context_switches(pid):
+    """The switches of every live thread of `pid` away from its CPU, voluntary (a wait: a
+    sleeping worker, a socket with nothing to read) and not."""
+    n = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            for line in open(f"/proc/{pid}/task/{tid}/status"):
+                if "ctxt_switches:" in line:
+                    n += int(line.split()[1])
+        except FileNotFoundError:  # the thread ended meanwhile
+            pass
+    return n
+
+
 def rss_kib(pid):
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("VmRSS:"):

@@ -63,7 +63,7 @@ from kubernetes import client, config
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, "bench"))
-from benchlib import (Processes, cpu_seconds, diff, free_port, gauge_sum, requests_by_method, rss_kib,  # noqa: E402
+from benchlib import (Processes, context_switches, cpu_seconds, diff, free_port, gauge_sum, requests_by_method, rss_kib,  # noqa: E402
                       wait_for)
 import absorb  # noqa: E402
 import latency  # noqa: E402
@@ -282,13 +282,14 @@ def main():
             wait_for(lambda: ready_watch.seen() >= total, "the orders listed by the Ready watch", 600)
             absorb.sim_delete(api.api_client, "/sim/writelog")
             cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
-            cpu0["operator"], rss0, req0, bench0 = 0.0, 0, {}, os.times()
+            cpu0["operator"], rss0, req0, bench0, switches0 = 0.0, 0, {}, os.times(), 0
             t0 = time.time()
             run_operator(ps, op_argv, metrics)
         else:
             op = procs["operator"].pid
             rss0 = rss_kib(op)
             cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+            switches0 = context_switches(op)
             req0 = requests_by_method(metrics)
             t0 = time.time()
             # One kind's orders Ready by a watch; the workloads of several kinds poll their lists.
@@ -310,6 +311,7 @@ def main():
         write_log = absorb.sim_get(api.api_client, "/sim/writelog") if absorbing else None
         req1 = requests_by_method(metrics)
         cpu1 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
+        switches1 = context_switches(op)
         rss1 = rss_kib(op)
         bench1 = os.times()
         time.sleep(a.steady)
@@ -342,6 +344,8 @@ def main():
               "(c5c3_memory_trims_total)")
         print("CPU seconds during convergence          "
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
+        print(f"operator thread switches per order      {(switches1 - switches0) / total:.1f}  (a thread leaving its "
+              "CPU: mostly waits, a worker or the io thread with nothing to do)")
         if watch:
             due = watch.earliest_due()
             print(f"first due time after the steady state   {due - steady_end:.1f} s"

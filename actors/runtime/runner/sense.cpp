@@ -162,6 +162,17 @@ void flush_reads(const run_ptr& r) {
   }
 }
 
+// A slot's read failed: an unserved kind (optional or not), or an error.
+read_error_fn slot_failed(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out) {
+  return [r, j, &slot, &out](const caf::error& e) {
+    if (proto::is_no_match(e))
+      not_served(r, slot, out, e);
+    else
+      note_error(r, e);
+    j->done();
+  };
+}
+
 void read_list(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out,
                std::string selector, std::function<bool(const k8s::object&)> keep, std::string fields = {}) {
   ++j->pending;
@@ -175,13 +186,7 @@ void read_list(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_
           if (!keep || keep(o)) out.items.push_back(std::move(o));
         j->done();
       },
-      [r, j, &slot, &out](const caf::error& e) {
-        if (proto::is_no_match(e))
-          not_served(r, slot, out, e);
-        else
-          note_error(r, e);
-        j->done();
-      });
+      slot_failed(r, j, slot, out));
 }
 
 void read_one(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_result& out, proto::read_from from) {
@@ -192,13 +197,7 @@ void read_one(const run_ptr& r, const join_ptr& j, const read_slot& slot, slot_r
         out.items = std::move(items);
         j->done();
       },
-      [r, j, &slot, &out](const caf::error& e) {
-        if (proto::is_no_match(e))
-          not_served(r, slot, out, e);
-        else
-          note_error(r, e);
-        j->done();
-      });
+      slot_failed(r, j, slot, out));
 }
 
 // One slot's read; `j` joins its requests.

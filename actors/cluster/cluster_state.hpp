@@ -7,6 +7,7 @@
 #include "actors/cluster/crd.hpp"
 #include "actors/cluster/informer_cache.hpp"
 #include "actors/cluster/reachability.hpp"
+#include "actors/runtime/metrics.hpp"
 #include "actors/runtime/order_log.hpp"
 #include "k8s/client/client.hpp"
 #include "k8s/client/informer.hpp"
@@ -18,6 +19,7 @@
 #include <boost/asio/io_context.hpp>
 #include <caf/all.hpp>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -93,6 +95,8 @@ struct informer_entry {
   bool synced = false;
   bool internal = false;  // the CRD watch of optional kinds
   informer_cache cache;   // as the subscribers have seen it: the informer keeps no store of its own
+  // c5c3_informer_events_total of this cluster and kind: added, modified, deleted.
+  std::array<runtime::metrics::counter*, 3> events{};
 };
 
 struct subscription {

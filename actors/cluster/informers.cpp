@@ -46,6 +46,13 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
   }
   informer_entry e;
   e.key = key;
+  auto& events = runtime::metrics::default_registry().counter(
+      "c5c3_informer_events_total",
+      "Watch events the cluster actors' informers passed on to their subscribers (a relist's differences "
+      "included; a replayed version not), by cluster (empty: the management cluster), kind and type.",
+      {"cluster", "kind", "type"});
+  int t = 0;
+  for (const char* type : {"added", "modified", "deleted"}) e.events[t++] = &events.with({st.name, key.gvk.kind, type});
   e.cache = informer_cache(key.label_selector);
   e.inf = k8s::informer::create(st.engine->client, key.gvk, std::move(opts), std::move(h));
   e.inf->start();
@@ -143,6 +150,7 @@ void on_crd(self_ptr self, const k8s::object& crd, bool gone) {
 // version they saw before it (a deletion tells the last one).
 void publish(self_ptr self, std::uint64_t iid, informer_entry& e, protocol::event_type type, const k8s::object& obj) {
   auto& st = self->state;
+  e.events[static_cast<std::size_t>(type)]->inc();
   k8s::object old;
   if (type == protocol::event_type::deleted)
     e.cache.erase(obj.key());

@@ -8,7 +8,8 @@ before the orders come), N orders created in one go. Printed per row:
   - the replicas' API requests per order until then (their rest_client_requests_total summed),
   - their passes per order until then (controller_runtime_reconcile_total summed: every run of an order actor's pass),
     and the child events per order that woke none (c5c3_child_echoes_total: the echoes of the orders' own writes),
-    and below the table the wake-ups that queued a pass per order by cause (c5c3_pass_wakes_total),
+    and below the table the wake-ups that queued a pass per order by cause (c5c3_pass_wakes_total) and the watch
+    events the informers passed on per order by kind and type (c5c3_informer_events_total),
   - their requests during the steady state that follows (Lease renewals: R per duration/3),
   - the orders' spread (max/mean of the orders each replica holds),
   - RSS growth per replica (mean and max, MiB) and the replicas' CPU seconds summed,
@@ -71,6 +72,19 @@ def wakes(metrics_urls):
         text = urllib.request.urlopen(url, timeout=10).read().decode()
         for m in re.finditer(r'^c5c3_pass_wakes_total\{[^}]*cause="([^"]*)"[^}]*\} ([0-9.e+]+)$', text, re.M):
             out[m.group(1)] = out.get(m.group(1), 0) + float(m.group(2))
+    return out
+
+
+def informer_events(metrics_urls):
+    """The replicas' c5c3_informer_events_total summed by kind and type: {"RabbitMQVhost added": n, ...}."""
+    out = {}
+    pattern = r'^c5c3_informer_events_total\{([^}]*)\} ([0-9.e+]+)$'
+    for url in metrics_urls:
+        text = urllib.request.urlopen(url, timeout=10).read().decode()
+        for m in re.finditer(pattern, text, re.M):
+            labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+            key = f"{labels.get('kind', '')} {labels.get('type', '')}"
+            out[key] = out.get(key, 0) + float(m.group(2))
     return out
 
 
@@ -161,6 +175,7 @@ def run(a, replicas, sharded, watch_all=False):
         req0 = summed(metrics)
         passes0 = passes(metrics)
         wakes0 = wakes(metrics)
+        events0 = informer_events(metrics)
         path = os.path.join(work, "orders.json")
         with open(path, "w") as f:
             json.dump({"apiVersion": "v1", "kind": "List", "items": [
@@ -194,6 +209,7 @@ def run(a, replicas, sharded, watch_all=False):
         req1 = summed(metrics)
         passes1 = passes(metrics)
         wakes1 = wakes(metrics)
+        events1 = informer_events(metrics)
         for name, url in zip(names, metrics):  # kept with the logs (--keep)
             with open(os.path.join(work, name + ".metrics"), "w") as f:
                 f.write(urllib.request.urlopen(url, timeout=10).read().decode())
@@ -206,7 +222,8 @@ def run(a, replicas, sharded, watch_all=False):
                "spread": max(held.get(n, 0) for n in names) / (a.orders / replicas),
                "rss_mean": sum(growth) / len(growth), "rss_max": max(growth), "cpu": cpu,
                "passes": (passes1[0] - passes0[0]) / a.orders, "echoes": (passes1[1] - passes0[1]) / a.orders,
-               "wakes": {k: v / a.orders for k, v in diff(wakes0, wakes1).items() if v}}
+               "wakes": {k: v / a.orders for k, v in diff(wakes0, wakes1).items() if v},
+               "events": {k: v / a.orders for k, v in diff(events0, events1).items() if v}}
         if a.kill and sharded and replicas >= 2:
             # kill -9 the last replica: its Lease runs out, the survivors claim its orders.
             victim = names[-1]
@@ -274,6 +291,13 @@ def main():
         label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
         label += " (watch all)" if r["watch_all"] else ""
         print(f"- {label}: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(r["wakes"].items())))
+    print("\nWatch events the informers passed on, per order, all replicas together (c5c3_informer_events_total; "
+          "the convergence):\n")
+    for r in rows:
+        label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
+        label += " (watch all)" if r["watch_all"] else ""
+        total = sum(r["events"].values())
+        print(f"- {label}: {total:.2f}: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(r["events"].items())))
     kills = [r for r in rows if "handoff" in r]
     if kills:
         print(f"\nkill -9 of one replica (Lease {LEASE}; goal: handoff within the Lease duration + 2 s)\n")

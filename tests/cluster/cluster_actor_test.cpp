@@ -2,6 +2,7 @@
 // every request kind round-trips, cache reads after sync, subscriber events,
 // optional kinds following their CRD. CAF's normal scheduler; every wait is a
 // bounded receive.
+#include "actors/runtime/metrics.hpp"
 #include "tests/cluster/cluster_fixture.hpp"
 #include "tests/relist_only.hpp"
 
@@ -105,8 +106,18 @@ BOOST_FIXTURE_TEST_CASE(every_request_kind_round_trips, cluster_fixture) {
   BOOST_TEST(has_cm);
 }
 
+// c5c3_informer_events_total of the management cluster's ConfigMaps.
+double configmap_events(const char* type) {
+  return c5c3::runtime::metrics::default_registry()
+      .counter("c5c3_informer_events_total", "", {"cluster", "kind", "type"})
+      .with({"", "ConfigMap", type})
+      .value();
+}
+
 BOOST_FIXTURE_TEST_CASE(subscriber_sees_events_and_cache_answers_after_sync, cluster_fixture) {
   caf::scoped_actor self{sys};
+  const double added = configmap_events("added"), modified = configmap_events("modified"),
+               deleted = configmap_events("deleted");
   BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(self, protocol::create_request{configmap("pre", "0"), {}})));
 
   auto sub = ask<protocol::subscription_id>(
@@ -161,6 +172,10 @@ BOOST_FIXTURE_TEST_CASE(subscriber_sees_events_and_cache_answers_after_sync, clu
   BOOST_TEST_REQUIRE(static_cast<bool>(ask<k8s::object>(
       self, protocol::delete_request{{configmap_kind, "default", "ev"}, "", "", protocol::propagation::background})));
   BOOST_TEST_REQUIRE(receive_until(self, log, has_event(protocol::event_type::deleted, "ev")));
+  // Counted as passed on: "pre" listed and "ev" watched.
+  BOOST_TEST(configmap_events("added") - added == 2.0);
+  BOOST_TEST(configmap_events("modified") - modified == 1.0);
+  BOOST_TEST(configmap_events("deleted") - deleted == 1.0);
   for (const auto& n : log) {
     const auto* e = std::get_if<protocol::object_event>(&n);
     if (e == nullptr) continue;

@@ -19,6 +19,15 @@
 // cannot starve the rest (with one worker too); and a job that has run longer
 // than `long_job` hands off to the shared queue instead, where an idle worker
 // takes it at once, rather than keep it waiting behind itself.
+//
+// What it gives up: a job that makes an actor ready early and only then runs
+// long holds that actor in its slot until it ends, where the sharing policy
+// would have run it beside, on the other worker. The cluster actor's relist
+// builds the listed map before it tells its subscribers, so its events go to
+// the queue; but a cluster actor draining a burst of watch events is one job
+// (CAF's max-throughput is unbounded), and the host it made ready first waits
+// for the burst. A bounded max-throughput would end such a job every N
+// messages; not measured yet.
 #pragma once
 
 #include <caf/policy/unprofiled.hpp>

@@ -51,8 +51,10 @@ std::uint64_t start_informer(self_ptr self, const informer_key& key) {
       "Watch events the cluster actors' informers passed on to their subscribers (a relist's differences "
       "included; a replayed version not), by cluster (empty: the management cluster), kind and type.",
       {"cluster", "kind", "type"});
-  int t = 0;
-  for (const char* type : {"added", "modified", "deleted"}) e.events[t++] = &events.with({st.name, key.gvk.kind, type});
+  using protocol::event_type;
+  for (auto [type, label] : {std::pair{event_type::added, "added"}, std::pair{event_type::modified, "modified"},
+                             std::pair{event_type::deleted, "deleted"}})
+    e.events[static_cast<std::size_t>(type)] = &events.with({st.name, key.gvk.kind, label});
   e.cache = informer_cache(key.label_selector);
   e.inf = k8s::informer::create(st.engine->client, key.gvk, std::move(opts), std::move(h));
   e.inf->start();

@@ -7,8 +7,10 @@
 // the order actor, whose pass asks the cluster actor, and so on. Under CAF's
 // sharing policy every link is pushed on the shared queue and wakes the
 // sleeping worker, though the worker that sent it is about to be free: on 2
-// cores a third of the operator's CPU went to those wake-ups
-// (finish_task_switch, bench/README.md "P3: hand-offs"). Here an actor that a
+// cores a third of the workers' samples were the kernel switching them back
+// in (finish_task_switch; bench/README.md "P3: fewer thread hand-offs", which
+// also says what this saved: a quarter of the thread switches, no CPU this
+// machine could measure). Here an actor that a
 // job running on a worker makes ready goes into that worker's slot, and the
 // worker runs it next without waking anyone; only a second one made ready by
 // the same job (a fan-out) goes to the shared queue and may wake the other

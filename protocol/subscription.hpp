@@ -17,6 +17,7 @@
 #include "protocol/payloads.hpp"
 
 #include <caf/actor.hpp>
+#include <caf/actor_addr.hpp>
 #include <caf/allowed_unsafe_message_type.hpp>
 #include <caf/meta/type_name.hpp>
 
@@ -148,11 +149,14 @@ typename Inspector::result_type inspect(Inspector& f, cluster_engaged& x) {
 
 struct cluster_disengaged {
   std::string cluster;
+  // Its cluster actor, gone or going: events it sent before it stopped may
+  // still arrive after this news (they come by another way), and are stale.
+  caf::actor_addr source;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, cluster_disengaged& x) {
-  return f(caf::meta::type_name("c5c3::protocol::cluster_disengaged"), x.cluster);
+  return f(caf::meta::type_name("c5c3::protocol::cluster_disengaged"), x.cluster, x.source);
 }
 
 }  // namespace c5c3::protocol

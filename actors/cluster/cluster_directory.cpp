@@ -86,7 +86,7 @@ caf::behavior directory_actor(self_ptr self, caf::actor management) {
         self->state.targets.erase(it);
         for (const auto& w : self->state.watches)
           if (w.scope == protocol::watch_scope::every_cluster)
-            self->send(w.subscription.subscriber, protocol::cluster_disengaged{name});
+            self->send(w.subscription.subscriber, protocol::cluster_disengaged{name, dm.source});
         return;
       }
     }

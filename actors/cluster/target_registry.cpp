@@ -61,7 +61,8 @@ void disengage(self_ptr self, const std::string& secret) {
   auto it = st.by_secret.find(secret);
   if (it == st.by_secret.end()) return;
   self->send_exit(it->second.handle, caf::exit_reason::user_shutdown);
-  for (const auto& l : st.opts.listeners) self->send(l, protocol::cluster_disengaged{it->second.cluster});
+  for (const auto& l : st.opts.listeners)
+    self->send(l, protocol::cluster_disengaged{it->second.cluster, it->second.handle.address()});
   st.opts.log.info("Target cluster disengaged", {{"cluster", it->second.cluster}, {"secret", secret}});
   st.by_secret.erase(it);
 }

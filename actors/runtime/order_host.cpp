@@ -10,6 +10,8 @@
 
 #include <caf/actor_system.hpp>
 
+#include <algorithm>
+
 namespace c5c3::runtime {
 
 namespace detail {
@@ -202,7 +204,28 @@ void host_state::retire_cluster(const std::string& cluster) {
     if (auto i = orders.find(key); i != orders.end()) retire(i);
 }
 
+void host_state::disengaged(const protocol::cluster_disengaged& c) {
+  if (auto source = caf::actor_cast<caf::strong_actor_ptr>(c.source); source && !is_stale(source)) {
+    stale_sources.push_back(c.source);
+    self->monitor(source);  // at once if it is down already
+  }
+  retire_cluster(c.cluster);
+}
+
+bool host_state::is_stale(const caf::strong_actor_ptr& sender) const {
+  if (stale_sources.empty() || !sender) return false;
+  return std::find(stale_sources.begin(), stale_sources.end(), sender->address()) != stale_sources.end();
+}
+
+bool host_state::stale_done(const caf::actor_addr& source) {
+  auto i = std::find(stale_sources.begin(), stale_sources.end(), source);
+  if (i == stale_sources.end()) return false;
+  stale_sources.erase(i);
+  return true;
+}
+
 void host_state::on_down(const caf::down_msg& dm) {
+  if (stale_done(dm.source)) return;
   auto a = by_id.find(dm.source.id());
   if (a == by_id.end()) return;
   auto key = a->second;
@@ -298,7 +321,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
       },
       [self](const protocol::object_event& ev) {
         auto& s = self->state;
-        if (!ev.obj) return;
+        if (!ev.obj || s.is_stale(self->current_sender())) return;
         if (s.is_order(ev.obj))
           s.on_order_event(ev);
         else
@@ -311,7 +334,7 @@ caf::behavior order_host(caf::stateful_actor<host_state>* self, order_host_confi
       [self](const protocol::control_plane_changed& c) {
         for (const auto& key : c.orders) self->state.wake(key);
       },
-      [self](const protocol::cluster_disengaged& c) { self->state.retire_cluster(c.cluster); },
+      [self](const protocol::cluster_disengaged& c) { self->state.disengaged(c); },
       [self](const protocol::kind_availability& k) {
         auto& s = self->state;
         if (!k.served && k.gvk.kind == s.cfg.order_kind.kind &&

@@ -64,6 +64,12 @@ struct host_state {
   std::optional<k8s::label_selector> order_selector;  // parsed cfg.order_selector (nullopt: every object)
   std::map<order_key, entry> orders;
   std::map<caf::actor_id, order_key> by_id;  // live order actors (down messages, timer relays)
+  // The cluster actors of disengaged clusters whose last events may still
+  // come: sent before they stopped, those come by another way than the news
+  // and would bring the gone cluster's orders back. Ignored until the
+  // actor's down message is read: nothing it sent is queued behind that. (An
+  // actor already destroyed has nothing queued: a message keeps its sender.)
+  std::vector<caf::actor_addr> stale_sources;
   // cfg.references: what an order names -> the orders naming it.
   reference_index named_by;
   std::uint64_t spawned = 0;
@@ -171,6 +177,11 @@ struct host_state {
   // Every order of `cluster` is gone from view (the cluster was disengaged,
   // or stopped serving the order kind): retire their actors.
   void retire_cluster(const std::string& cluster);
+  // The cluster was disengaged: retire its orders, ignore its actor from now.
+  void disengaged(const protocol::cluster_disengaged& c);
+  bool is_stale(const caf::strong_actor_ptr& sender) const;
+  // Its actor's last events are read: forget it. False: not a stale source.
+  bool stale_done(const caf::actor_addr& source);
 
   void on_down(const caf::down_msg& dm);
   // The order's actor is gone (or it was parked and retired): forget it,

@@ -9,7 +9,7 @@ class plain_connection : public basic_connection<plain_connection> {
  public:
   plain_connection(net::io_context& io, server_url url)
       : basic_connection(io, std::move(url)), stream_(strand_) {}
-  beast::tcp_stream& stream() { return stream_; }
+  beast::tcp_stream& beast_stream() { return stream_; }
   template <class Handler>
   void handshake(Handler&& h) {
     h(beast::error_code{});

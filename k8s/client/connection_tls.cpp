@@ -55,7 +55,7 @@ class tls_connection : public basic_connection<tls_connection> {
       : basic_connection(io, std::move(url)), ctx_(std::move(ctx)), stream_(strand_, ctx_->ctx),
         name_(std::move(name)) {}
 
-  beast::ssl_stream<beast::tcp_stream>& stream() { return stream_; }
+  beast::ssl_stream<beast::tcp_stream>& beast_stream() { return stream_; }
 
   template <class Handler>
   void handshake(Handler&& h) {

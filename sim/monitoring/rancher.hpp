@@ -71,7 +71,6 @@ class rancher_api : public standin_core {
   std::map<std::string, rancher_token> tokens_;
   std::chrono::milliseconds offset_{0};
   int created_ = 0;
-  std::uint64_t counter_ = 0;
 };
 
 // norman's error body.

@@ -111,7 +111,8 @@ BOOST_AUTO_TEST_CASE(copies_share_one_block_and_the_last_one_frees_it) {
     BOOST_TEST(&moved.json() == root);
     BOOST_TEST(!copy);  // NOLINT(bugprone-use-after-move): a moved-from object is empty
     copy = moved;
-    copy = copy;  // self-assignment keeps it
+    object& alias = copy;
+    copy = alias;  // self-assignment keeps it
     BOOST_TEST(copy.same_document(o));
   }
   std::vector<std::thread> threads;

@@ -301,9 +301,11 @@ BOOST_FIXTURE_TEST_CASE(the_order_samples_reach_ready, orders_fixture) {
       BOOST_TEST_REQUIRE(r.ok(), file << ": " << (r.ok() ? "" : r.error().describe()));
     }
   }
-  for (const auto& [resource, name] : orders)
-    C5C3_CHECK_EVENTUALLY(eventually([&] { return ready(resource, name); }, 120),
+  for (const auto& order : orders) {
+    const auto& [resource, name] = order;
+    C5C3_CHECK_EVENTUALLY(eventually([&] { return ready(order.first, order.second); }, 120),
                           resource << " " << name << ": " << get(resource, name).to_json());
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(every_kind_lands_in_keystone_and_leaves_it) {
       {korc_kind::endpoint, "e"},     {korc_kind::domain, "d"}};
   for (const auto& [k, n] : all) {
     BOOST_TEST_INFO(korc_info(k).k8s_kind << " " << n << ": " << w.progressing(k, n));
-    BOOST_TEST_REQUIRE(w.eventually([&] { return w.available(k, n); }));
+    BOOST_TEST_REQUIRE(w.eventually([&, k = k, n = n] { return w.available(k, n); }));
   }
   const auto project = w.id(korc_kind::project, "p"), user = w.id(korc_kind::user, "u"), role = w.id(korc_kind::role, "r");
   auto where = [&](korc_kind k, const std::string& n) {
@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(every_kind_lands_in_keystone_and_leaves_it) {
   w.remove(korc_kind::application_credential, "ac");
   for (const auto& [k, n] : all) {
     BOOST_TEST_INFO(korc_info(k).k8s_kind << " " << n << ": " << w.progressing(k, n));
-    BOOST_TEST(w.eventually([&] { return w.gone(k, n); }));
+    BOOST_TEST(w.eventually([&, k = k, n = n] { return w.gone(k, n); }));
   }
   BOOST_TEST(w.eventually([&] { return w.gone(korc_kind::application_credential, "ac"); }));
   auto after = check(w.ks, fmt::format(R"([{{"exists":"/v3/projects/{}"}},{{"exists":"/v3/users/{}"}},{{"exists":"/v3/roles/{}"}},

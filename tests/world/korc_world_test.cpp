@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(every_kind_is_created_available_and_deleted) {
                       {korc_kind::role_assignment, "ra1"}, {korc_kind::service, "s1"}, {korc_kind::region, "reg1"},
                       {korc_kind::endpoint, "e1"}, {korc_kind::domain, "d1"}}) {
     BOOST_TEST_INFO(korc_info(k).k8s_kind << " " << n << ": " << w.progressing(k, n));
-    BOOST_TEST(w.eventually([&] { return w.available(k, n); }));
+    BOOST_TEST(w.eventually([&, k = k, n = n] { return w.available(k, n); }));
   }
   BOOST_TEST(ks.named("projects", "tenant-one").size() == 1u);
   BOOST_TEST(w.id(korc_kind::project, "p1") == std::string(ks.named("projects", "tenant-one").at(0).get_string({"id"})));
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(every_kind_is_created_available_and_deleted) {
                       {korc_kind::service, "s1"}, {korc_kind::region, "reg1"}, {korc_kind::role, "r1"},
                       {korc_kind::domain, "d1"}}) {
     BOOST_TEST_INFO(korc_info(k).k8s_kind << " " << n << ": " << w.progressing(k, n));
-    BOOST_TEST(w.eventually([&] { return w.gone(k, n); }));
+    BOOST_TEST(w.eventually([&, k = k, n = n] { return w.gone(k, n); }));
   }
   BOOST_TEST(ks.named("projects", "tenant-one").empty());
   BOOST_TEST(ks.named("users", "alice").empty());

@@ -30,7 +30,7 @@ using tcp = net::ip::tcp;
 // Content-Length when it says so, before any of it is buffered).
 inline constexpr std::uint64_t max_response_body = 512ull << 20;
 
-// Derived provides: stream() (the Beast stream), handshake(handler) and
+// Derived provides: beast_stream() (the Beast stream), handshake(handler) and
 // a constructor building the stream on `strand_`.
 template <class Derived>
 class basic_connection : public connection, public std::enable_shared_from_this<Derived> {
@@ -71,13 +71,13 @@ class basic_connection : public connection, public std::enable_shared_from_this<
       self->cancelled_ = true;
       self->resolver_.cancel();
       beast::error_code ec;
-      beast::get_lowest_layer(self->derived().stream()).socket().close(ec);
+      beast::get_lowest_layer(self->derived().beast_stream()).socket().close(ec);
     });
   }
 
  protected:
   Derived& derived() { return static_cast<Derived&>(*this); }
-  auto& lowest() { return beast::get_lowest_layer(derived().stream()); }
+  auto& lowest() { return beast::get_lowest_layer(derived().beast_stream()); }
 
   static bool is_peer_close(const beast::error_code& ec) {
     return ec == http::error::end_of_stream || ec == net::error::eof ||
@@ -137,7 +137,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
 
   void write_then_read(request_handler done) {
     build_request();
-    http::async_write(derived().stream(), out_,
+    http::async_write(derived().beast_stream(), out_,
                       [self = this->shared_from_this(), done = std::move(done)](beast::error_code ec, std::size_t) mutable {
                         if (ec) {
                           auto e = self->error_of(ec, "sending to", false);
@@ -158,10 +158,10 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   // comes).
   void read_header_then_body(request_handler done) {
     http::async_read_header(
-        derived().stream(), buffer_, *parser_,
+        derived().beast_stream(), buffer_, *parser_,
         [self = this->shared_from_this(), done = std::move(done)](beast::error_code ec, std::size_t n) mutable {
           if (ec || self->parser_->is_done()) return self->on_read(ec, n, std::move(done));
-          http::async_read(self->derived().stream(), self->buffer_, *self->parser_,
+          http::async_read(self->derived().beast_stream(), self->buffer_, *self->parser_,
                            [self, done = std::move(done), n](beast::error_code ec, std::size_t m) mutable {
                              self->on_read(ec, n + m, std::move(done));
                            });
@@ -196,7 +196,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
   // ---- streamed responses ----
   void write_then_stream() {
     build_request();
-    http::async_write(derived().stream(), out_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+    http::async_write(derived().beast_stream(), out_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->end_stream(self->error_of(ec, "sending to", false));
       self->sparser_.emplace();
       // No limit (a watch streams for as long as it lasts). Not boost::none:
@@ -204,7 +204,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
       // larger, so every whole answer (a 429, a 403, a 500) was refused as
       // "body limit exceeded" and its status and Retry-After lost.
       self->sparser_->body_limit(std::numeric_limits<std::uint64_t>::max());
-      http::async_read_header(self->derived().stream(), self->buffer_, *self->sparser_,
+      http::async_read_header(self->derived().beast_stream(), self->buffer_, *self->sparser_,
                               [self](beast::error_code ec, std::size_t) { self->on_stream_header(ec); });
     });
   }
@@ -227,7 +227,7 @@ class basic_connection : public connection, public std::enable_shared_from_this<
     if (sparser_->is_done()) return finish_stream();
     sparser_->get().body().data = chunk_.data();
     sparser_->get().body().size = chunk_.size();
-    http::async_read_some(derived().stream(), buffer_, *sparser_,
+    http::async_read_some(derived().beast_stream(), buffer_, *sparser_,
                           [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                             if (ec == http::error::need_buffer) ec = {};
                             std::size_t got = self->chunk_.size() - self->sparser_->get().body().size;

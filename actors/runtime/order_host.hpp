@@ -30,6 +30,9 @@
 //   protocol::wake_order, protocol::control_plane_changed: wake known orders.
 //   protocol::cluster_disengaged, or kind_availability{served = false} of the
 //                           order kind: retire every actor of that cluster.
+//                           After cluster_disengaged, the events its cluster
+//                           actor (`source`) sent before it stopped are
+//                           ignored, until that actor's down message.
 //   protocol::stop_atom     stop every actor (passes in flight finish), answer
 //                           ok_atom once all are gone, then quit.
 // Out: (protocol::cp_forget_atom, order_key) to cfg.control_planes for every

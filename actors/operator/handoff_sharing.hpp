@@ -32,9 +32,11 @@
 // messages; not measured yet.
 #pragma once
 
+#include <caf/actor_system_config.hpp>
 #include <caf/policy/unprofiled.hpp>
 #include <caf/resumable.hpp>
 #include <caf/scheduler/abstract_coordinator.hpp>
+#include <caf/scheduler/coordinator.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -171,5 +173,13 @@ class basic_handoff_sharing : public caf::policy::unprofiled, public handoff_cou
 };
 
 using handoff_sharing = basic_handoff_sharing<16, 200>;
+
+// Sets `cfg`'s scheduler: this policy, `threads` workers (the operator's,
+// scheduler.hpp configure_scheduler; and the tests', tests/actor_config.hpp).
+inline void use_handoff_sharing(caf::actor_system_config& cfg, std::size_t threads) {
+  cfg.set("scheduler.policy", caf::atom("sharing"));
+  cfg.set("scheduler.max-threads", threads);
+  cfg.load<caf::scheduler::coordinator<handoff_sharing>>();
+}
 
 }  // namespace c5c3::operator_

@@ -2,10 +2,6 @@
 
 #include "actors/operator/handoff_sharing.hpp"
 
-#include <caf/actor_system_config.hpp>
-#include <caf/atom.hpp>
-#include <caf/scheduler/coordinator.hpp>
-
 #include <sched.h>
 
 #include <algorithm>
@@ -64,10 +60,6 @@ std::size_t worker_threads(int requested, std::size_t cores) {
   return std::max<std::size_t>(2, cores);
 }
 
-void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads) {
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  cfg.set("scheduler.max-threads", threads);
-  cfg.load<caf::scheduler::coordinator<handoff_sharing>>();
-}
+void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads) { use_handoff_sharing(cfg, threads); }
 
 }  // namespace c5c3::operator_

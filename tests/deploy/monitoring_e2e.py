@@ -122,6 +122,10 @@ def test():
         wait_until("the embedded emulator's kubeconfig", lambda: (procs.alive(), os.path.exists(kubeconfig))[1],
                    timeout=120)
         wait_until("the emulator to take writes", lambda: add_unreachable_target(kubeconfig) or True, timeout=60)
+        # The orders go to tenant-a, a namespace of the samples, which the operator applies after it wrote the
+        # kubeconfig; it marks them applied (actors/operator/embedded.cpp).
+        wait_until("the samples applied", lambda: (procs.alive(), os.path.exists(os.path.join(data, "samples-applied")))[1],
+                   timeout=120)
         add_order(kubeconfig, "waiting", control_plane="missing")
         add_order(kubeconfig, "rotating", rotation={"interval": "1m", "gracePeriod": "0s"})
         present = ("c5c3_sub_reconciler_results_total{", 'c5c3_orders{controller="rabbitmqvhost",ready="False"',

@@ -175,7 +175,7 @@ class basic_handoff_sharing : public caf::policy::unprofiled, public handoff_cou
 using handoff_sharing = basic_handoff_sharing<16, 200>;
 
 // Sets `cfg`'s scheduler: this policy, `threads` workers (the operator's,
-// scheduler.hpp configure_scheduler; and the tests', tests/actor_config.hpp).
+// run.cpp with scheduler.hpp's count; and the tests', tests/actor_config.hpp).
 inline void use_handoff_sharing(caf::actor_system_config& cfg, std::size_t threads) {
   cfg.set("scheduler.policy", caf::atom("sharing"));
   cfg.set("scheduler.max-threads", threads);

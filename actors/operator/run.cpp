@@ -3,6 +3,7 @@
 #include "actors/operator/embedded.hpp"
 #include "actors/operator/endpoints.hpp"
 #include "actors/operator/explain.hpp"
+#include "actors/operator/handoff_sharing.hpp"
 #include "actors/operator/kinds.hpp"
 #include "actors/operator/scheduler.hpp"
 #include "actors/operator/start_line.hpp"
@@ -172,7 +173,7 @@ int run_operator(const std::string& program, const std::vector<std::string>& arg
     caf::actor_system_config cfg;
     protocol::register_types(cfg);
     const auto workers = worker_threads(opts.worker_threads, usable_cores());
-    configure_scheduler(cfg, workers);
+    use_handoff_sharing(cfg, workers);
     caf::actor_system sys{cfg};
     auto max = static_cast<std::uint32_t>(opts.max_concurrent_reconciles);
 

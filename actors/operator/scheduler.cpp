@@ -1,7 +1,5 @@
 #include "actors/operator/scheduler.hpp"
 
-#include "actors/operator/handoff_sharing.hpp"
-
 #include <sched.h>
 
 #include <algorithm>
@@ -59,7 +57,5 @@ std::size_t worker_threads(int requested, std::size_t cores) {
   if (requested > 0) return static_cast<std::size_t>(requested);
   return std::max<std::size_t>(2, cores);
 }
-
-void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads) { use_handoff_sharing(cfg, threads); }
 
 }  // namespace c5c3::operator_

@@ -1,5 +1,5 @@
-// The actor system's scheduler for the operator process: how many worker
-// threads, and which policy.
+// How many worker threads the operator's actor system runs; its policy is
+// handoff_sharing.hpp's (use_handoff_sharing).
 //
 // CAF 0.17 starts max(4, hardware threads) work-stealing workers by default.
 // Its idle workers poll their queues and sleep 50 us between polls for a
@@ -16,10 +16,6 @@
 #include <optional>
 #include <string_view>
 
-namespace caf {
-class actor_system_config;
-}
-
 namespace c5c3::operator_ {
 
 // The CPUs a cgroup v2 `cpu.max` file grants ("max 100000": no limit, nullopt;
@@ -33,9 +29,5 @@ std::size_t usable_cores();
 // The worker threads for a --worker-threads value (0: usable_cores(), at
 // least 2 so that one slow handler never stalls every actor).
 std::size_t worker_threads(int requested, std::size_t cores);
-
-// Sets the scheduler of `cfg`: the sharing policy with a hand-off slot per
-// worker (handoff_sharing.hpp), `threads` workers.
-void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads);
 
 }  // namespace c5c3::operator_

@@ -85,7 +85,7 @@ struct policy_system {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   explicit policy_system(std::size_t workers) {
-    configure_scheduler(cfg, workers);
+    use_handoff_sharing(cfg, workers);
     sys = std::make_unique<caf::actor_system>(cfg);
   }
   template <class Policy>

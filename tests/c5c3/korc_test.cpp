@@ -138,6 +138,13 @@ BOOST_AUTO_TEST_CASE(classification_rows) {
       {"dial tcp 10.0.0.1:5000: connect: connection refused", "EndpointUnreachable"},
       {"lookup keystone.example: no such host", "EndpointUnreachable"},
       {"read: i/o timeout", "EndpointUnreachable"},
+      // A Keystone that went down mid-request, in Go's net/http words.
+      {"Post \"http://127.0.0.1:5000/v3/projects\": EOF", "EndpointUnreachable"},
+      {"EOF", "EndpointUnreachable"},
+      {"Get \"http://127.0.0.1:5000/v3/users\": unexpected EOF", "EndpointUnreachable"},
+      {"read tcp 127.0.0.1:40312->127.0.0.1:5000: read: connection reset by peer", "EndpointUnreachable"},
+      {"write tcp 127.0.0.1:40312->127.0.0.1:5000: write: broken pipe", "EndpointUnreachable"},
+      {"Conflict: a project named NOEOF exists", ""}, {"a project named NOEOF", ""},
       {"Conflict: a project named x exists", ""},
   };
   for (const auto& r : rows) BOOST_TEST_CONTEXT(r.message) { BOOST_TEST(korc::classify_message(r.message) == r.reason); }

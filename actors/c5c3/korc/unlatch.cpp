@@ -12,6 +12,14 @@ namespace {
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
+// Go's io.EOF and io.ErrUnexpectedEOF close a message when the peer dropped
+// the connection mid-request (`Post "http://...": EOF`).
+bool ends_in_eof(std::string_view m) {
+  if (!m.ends_with("EOF")) return false;
+  m.remove_suffix(3);
+  return m.empty() || m.ends_with(": ") || m.ends_with("unexpected ");
+}
+
 const runtime::write_failure* failure_for(const std::vector<runtime::write_failure>& failures,
                                           const k8s::object& obj, std::string_view subresource) {
   for (const auto& f : failures)
@@ -58,7 +66,8 @@ std::string classify_message(std::string_view m) {
   if (contains(m, "x509")) return "TLSVerificationFailed";
   if (contains(m, "401") || contains(m, "Unauthorized")) return "AuthenticationFailed";
   if (contains(m, "no such host") || contains(m, "connection refused") || contains(m, "dial tcp") ||
-      contains(m, "i/o timeout"))
+      contains(m, "i/o timeout") || contains(m, "connection reset") || contains(m, "broken pipe") ||
+      ends_in_eof(m))
     return "EndpointUnreachable";
   return {};
 }

@@ -32,7 +32,10 @@ inline constexpr double unlatch_jitter = 0.5;
 // The failure class of a K-ORC message, most specific first (classifyKORCMessage):
 // CatalogEndpointMismatch, CredentialDrift, TLSVerificationFailed ("x509"),
 // AuthenticationFailed ("401", "Unauthorized"), EndpointUnreachable (no such
-// host, connection refused, dial tcp, i/o timeout); "" none.
+// host, connection refused, dial tcp, i/o timeout; and, beyond the reference,
+// a connection Keystone dropped mid-request: connection reset, broken pipe, a
+// message ending in Go's EOF, which the reference leaves latched until K-ORC's
+// resync); "" none.
 std::string classify_message(std::string_view message);
 
 // A terminal InvalidConfiguration at the current generation whose message

@@ -18,4 +18,9 @@ namespace c5c3::k8s {
 
 std::optional<json_document> parse_answer_json(std::string_view text, std::string* error = nullptr);
 
+// The same for a text whose reader has already held its nesting to
+// max_json_depth (json_stream_splitter does, as it splits a watch stream),
+// so it is not scanned for it a second time.
+std::optional<json_document> parse_answer_json_within_depth(std::string_view text, std::string* error = nullptr);
+
 }  // namespace c5c3::k8s

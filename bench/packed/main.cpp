@@ -6,6 +6,7 @@
 // without files, 2,000 synthetic RabbitMQVhost children. Objects are packed
 // as a cache packs them: in order, the dictionary made again at the
 // packer's thresholds and everything held packed again with it.
+#include "bench/packed/synthetic.hpp"
 #include "k8s/json.hpp"
 #include "k8s/packed_object.hpp"
 
@@ -21,25 +22,6 @@ using namespace c5c3::k8s;
 using clock_type = std::chrono::steady_clock;
 
 namespace {
-
-std::vector<object> synthetic(int n) {
-  std::vector<object> out;
-  for (int i = 0; i < n; ++i) {
-    auto s = std::to_string(i);
-    out.push_back(*object::parse(
-        R"({"apiVersion":"rabbitmq.com/v1beta1","kind":"User","metadata":{"name":"vhost-)" + s +
-        R"(-user","namespace":"tenant-a","uid":"0b5c)" + s + R"(-7f3e-4c1a-9d2b-5e6f7a8b9c0d","resourceVersion":")" +
-        std::to_string(100000 + i * 7) +
-        R"(","generation":1,"creationTimestamp":"2026-12-07T07:00:00Z","labels":{"c5c3.io/rabbitmqvhost-name":"vhost-)" +
-        s + R"(","app.kubernetes.io/managed-by":"c5c3-operator"},"ownerReferences":[{"apiVersion":"c5c3.io/v1alpha1",)"
-        R"("kind":"RabbitMQVhost","name":"vhost-)" + s + R"(","uid":"77aa)" + s +
-        R"(-1b2c-4d5e-8f90-a1b2c3d4e5f6","controller":true,"blockOwnerDeletion":true}]},"spec":{"tags":[],)"
-        R"("rabbitmqClusterReference":{"name":"rabbitmq","namespace":"openstack"},"importCredentialsSecret":)"
-        R"({"name":"vhost-)" + s + R"(-source"}},"status":{"observedGeneration":1,"conditions":[{"type":"Ready",)"
-        R"("status":"True","reason":"SuccessfulCreateOrUpdate","lastTransitionTime":"2026-12-07T07:00:01Z"}]}})"));
-  }
-  return out;
-}
 
 std::vector<object> from_list(const std::string& path) {
   std::ifstream in(path);
@@ -105,7 +87,7 @@ void measure(const std::string& kind, const std::vector<object>& objects) {
 int main(int argc, char** argv) {
   std::map<std::string, std::vector<object>> by_kind;
   if (argc < 2) {
-    by_kind["User (synthetic)"] = synthetic(2000);
+    by_kind["User (synthetic)"] = c5c3::bench::synthetic_users(2000);
   } else {
     for (int i = 1; i < argc; ++i)
       for (auto& o : from_list(argv[i])) by_kind[std::string(o.kind())].push_back(std::move(o));

@@ -72,7 +72,7 @@ std::shared_ptr<watch_handle> client::watch(const gvk& k, std::string ns, watch_
         auto texts = w->splitter.feed(data, &err);
         for (auto& text : texts) {
           std::string perr;
-          auto ev = parse_watch_event(text, &perr, drop);
+          auto ev = parse_watch_event(text, &perr, drop, true);
           if (!ev) {
             err = perr;
             break;

@@ -1,41 +1,76 @@
 #include "k8s/client/watch_decoder.hpp"
 #include "k8s/json_answer.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
+#include <cstring>
 
 namespace c5c3::k8s {
 
+// An event's bytes are appended a run at a time (up to its end or the
+// chunk's), not one at a time: the scan is the io thread's per-byte work.
 std::vector<std::string> json_stream_splitter::feed(std::string_view chunk, std::string* error) {
   std::vector<std::string> out;
-  for (char c : chunk) {
+  const char* p = chunk.data();
+  const char* const end = p + chunk.size();
+  // In a string: the first '"' after the scan's place (end: none); at or
+  // before the place, not yet looked for.
+  const char* quote = p;
+  while (p < end) {
     if (depth_ == 0) {
-      if (std::isspace(static_cast<unsigned char>(c))) continue;
+      const char c = *p;
       if (c != '{') {
-        if (error && error->empty()) *error = std::string("unexpected byte '") + c + "' between watch events";
+        if (!std::isspace(static_cast<unsigned char>(c)) && error && error->empty())
+          *error = std::string("unexpected byte '") + c + "' between watch events";
+        ++p;
         continue;
       }
     }
-    current_ += c;
-    if (current_.size() > max_watch_event_bytes) {
-      if (error) *error = "a watch event is larger than " + std::to_string(max_watch_event_bytes >> 20) + " MiB";
+    const char* const run = p;
+    bool closed = false;
+    for (; p < end && !closed; ++p) {
+      const char c = *p;
+      if (in_string_) {
+        if (escape_) {
+          escape_ = false;
+        } else if (c == '\\') {
+          escape_ = true;
+        } else if (c == '"') {
+          in_string_ = false;
+        } else {
+          // On to the string's next quote or backslash at memchr's speed,
+          // not a byte a turn. The quote found is kept for the bytes before
+          // it, so a string of many escapes is still scanned once.
+          if (quote <= p) {
+            quote = static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
+            if (!quote) quote = end;
+          }
+          const char* b = static_cast<const char*>(std::memchr(p, '\\', static_cast<std::size_t>(quote - p)));
+          p = (b ? b : quote) - 1;
+        }
+      } else if (c == '"') {
+        in_string_ = true;
+      } else if (c == '{' || c == '[') {
+        if (++depth_ > static_cast<int>(max_json_depth)) break;
+      } else if (c == '}' || c == ']') {
+        closed = --depth_ == 0;
+      }
+    }
+    current_.append(run, p);
+    const bool too_deep = depth_ > static_cast<int>(max_json_depth);
+    if (too_deep || current_.size() > max_watch_event_bytes) {
+      if (error)
+        *error = too_deep ? fmt::format("a watch event is nested deeper than {} levels", max_json_depth)
+                          : fmt::format("a watch event is larger than {} MiB", max_watch_event_bytes >> 20);
       current_.clear();
       depth_ = 0;
       in_string_ = escape_ = false;
       return out;
     }
-    if (in_string_) {
-      if (escape_) escape_ = false;
-      else if (c == '\\') escape_ = true;
-      else if (c == '"') in_string_ = false;
-      continue;
-    }
-    if (c == '"') in_string_ = true;
-    else if (c == '{' || c == '[') ++depth_;
-    else if (c == '}' || c == ']') {
-      if (--depth_ == 0) {
-        out.push_back(std::move(current_));
-        current_.clear();
-      }
+    if (closed) {
+      out.push_back(std::move(current_));
+      current_.clear();
     }
   }
   return out;
@@ -45,13 +80,14 @@ void remove_managed_fields(json_value& obj) {
   if (json_value* meta = member(obj, "metadata")) remove_member(*meta, "managedFields");
 }
 
-std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error, bool drop_managed_fields) {
+std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error, bool drop_managed_fields,
+                                             bool from_splitter) {
   auto fail = [&](std::string why) -> std::optional<watch_event> {
     if (error) *error = std::move(why);
     return std::nullopt;
   };
   std::string perr;
-  auto doc = parse_answer_json(text, &perr);
+  auto doc = from_splitter ? parse_answer_json_within_depth(text, &perr) : parse_answer_json(text, &perr);
   if (!doc || !doc->IsObject()) return fail("malformed watch event: " + perr);
   auto type = get_string(*doc, {"type"});
   json_value* obj = member(*doc, "object");

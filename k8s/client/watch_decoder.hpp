@@ -17,7 +17,9 @@ inline constexpr std::size_t max_watch_event_bytes = 64u << 20;
 class json_stream_splitter {
  public:
   // Appends `chunk`; returns the complete top-level JSON texts it finished.
-  // A byte outside an object that is not whitespace is an error.
+  // A byte outside an object that is not whitespace is an error; so is an
+  // event nested deeper than max_json_depth, refused as it grows (as one
+  // larger than max_watch_event_bytes), so every text returned is within it.
   std::vector<std::string> feed(std::string_view chunk, std::string* error = nullptr);
   bool idle() const { return depth_ == 0 && current_.empty(); }
 
@@ -31,9 +33,10 @@ class json_stream_splitter {
 // One watch event from its JSON text; nullopt (and `error`) when malformed or
 // of an unknown type. ERROR events carry the Status as the api_error.
 // `drop_managed_fields`: the object without metadata.managedFields
-// (client_config::drop_managed_fields).
+// (client_config::drop_managed_fields). `from_splitter`: the text is one
+// json_stream_splitter returned, its nesting already held to max_json_depth.
 std::optional<watch_event> parse_watch_event(std::string_view text, std::string* error = nullptr,
-                                             bool drop_managed_fields = false);
+                                             bool drop_managed_fields = false, bool from_splitter = false);
 
 // Removes metadata.managedFields from a decoded object's JSON, in place (as
 // strip_managed_fields does to a copy).

@@ -11,7 +11,7 @@ BOOST_AUTO_TEST_SUITE(client_watch_decoder)
 
 namespace {
 const std::string stream =
-    R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"5"},"data":{"k":"brace } and \" quote {"}}})"
+    R"({"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"5"},"data":{"k":"brace } and \" quote { \\ \\\" {[\\"}}})"
     "\n"
     R"({"type":"MODIFIED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","resourceVersion":"6"},"data":{"list":"[1,2]"}}})"
     R"({"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"9"}}})"
@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(events_survive_any_chunking) {
     }
   BOOST_TEST_REQUIRE(events.size() == 4u);
   BOOST_TEST((events[0].type == watch_event_type::added));
-  BOOST_TEST(events[0].obj.get_string({"data", "k"}) == "brace } and \" quote {");
+  BOOST_TEST(events[0].obj.get_string({"data", "k"}) == R"(brace } and " quote { \ \" {[\)");
   BOOST_TEST((events[1].type == watch_event_type::modified));
   BOOST_TEST(events[1].obj.resource_version() == "6");
   BOOST_TEST((events[2].type == watch_event_type::bookmark));
@@ -78,6 +78,43 @@ BOOST_AUTO_TEST_CASE(an_event_over_64_mib_is_refused_as_it_grows) {
   json_stream_splitter next;
   BOOST_TEST(next.feed(stream, &err).size() == 4u);
   BOOST_TEST(err.empty());
+}
+
+// The splitter holds an event's nesting to max_json_depth (as parse_json
+// does), so the events it returns are parsed without a second scan: one
+// level deeper is refused as it arrives, brackets in strings do not count,
+// and the next event on a new splitter decodes.
+BOOST_AUTO_TEST_CASE(an_event_nested_too_deep_is_refused) {
+  auto event = [](std::size_t depth) {
+    return R"({"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"a"},"data":)" +
+           std::string(depth, '[') + std::string(depth, ']') + "}}";
+  };
+  // The event's own object and its "object" are two levels.
+  const std::size_t most = max_json_depth - 2;
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{1u << 20}}) {
+    BOOST_TEST_CONTEXT("chunks of " << chunk) {
+      json_stream_splitter ok, deep;
+      std::string err_ok, err_deep;
+      std::vector<std::string> texts, refused;
+      const auto fine = event(most), over = event(most + 1);
+      for (std::size_t at = 0; at < fine.size(); at += chunk)
+        for (auto& t : ok.feed(std::string_view(fine).substr(at, chunk), &err_ok)) texts.push_back(t);
+      for (std::size_t at = 0; at < over.size(); at += chunk)
+        for (auto& t : deep.feed(std::string_view(over).substr(at, chunk), &err_deep)) refused.push_back(t);
+      BOOST_TEST(err_ok.empty());
+      BOOST_TEST_REQUIRE(texts.size() == 1u);
+      BOOST_TEST(parse_watch_event(texts[0], nullptr, false, true).has_value());
+      BOOST_TEST(refused.empty());
+      BOOST_TEST(err_deep == "a watch event is nested deeper than 1000 levels");
+    }
+  }
+  json_stream_splitter s;
+  std::string err;
+  const std::string quoted = R"({"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":")" +
+                             std::string(5000, '[') + R"("}}})";
+  BOOST_TEST(s.feed(quoted, &err).size() == 1u);
+  BOOST_TEST(err.empty());
+  BOOST_TEST(s.feed(stream, &err).size() == 4u);
 }
 
 // client_config::drop_managed_fields at the watch: the object loses

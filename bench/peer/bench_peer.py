@@ -34,7 +34,7 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(SRC, "bench"))
 sys.path.insert(0, os.path.join(SRC, "bench", "rabbitmqvhost"))
 from benchlib import Processes, free_port, rss_kib, stop, wait_for  # noqa: E402
-from bench_rabbitmqvhost import count_ready, create_orders, order_yaml, start_world  # noqa: E402
+from bench_rabbitmqvhost import build_peer, count_ready, create_orders, order_yaml, start_world  # noqa: E402
 import latency  # noqa: E402
 
 
@@ -67,8 +67,7 @@ def main():
     ap.add_argument("--restart", action="store_true", help="then P5, as bench_rabbitmqvhost.py --restart")
     ap.add_argument("--quiet", type=int, default=10, help="--restart: seconds without a request or a pass")
     a = ap.parse_args()
-    peer = subprocess.run([os.path.join(SRC, "bench", "peer", "build")], stdout=subprocess.PIPE, text=True,
-                          check=True).stdout.strip()
+    peer = build_peer()
     work = tempfile.mkdtemp(prefix="c5c3-bench-peer-")
     ps = Processes(work)
     try:

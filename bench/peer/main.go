@@ -15,7 +15,8 @@
 // informer, VmRSS of /proc/self/status as it stands (the figure a Go operator
 // runs at) and its peak VmHWM (the initial lists), then after runtime.GC +
 // debug.FreeOSMemory (the least it can run at), and Go's heap in use. Then it
-// exits.
+// exits. With --hold it prints only its sync time once synced and watches on
+// until SIGTERM: its CPU beside the operator's through a convergence (P3).
 package main
 
 import (
@@ -112,6 +113,8 @@ func main() {
 	operatorNamespace := flag.String("operator-namespace", "c5c3-system", "the operator's namespace (target-cluster Secrets)")
 	settle := flag.Duration("settle", 5*time.Second, "how long the counts must stay still after sync")
 	timeout := flag.Duration("timeout", 30*time.Minute, "give up after")
+	hold := flag.Bool("hold", false, "once synced, print {\"synced_seconds\": S} and keep watching until SIGTERM "+
+		"(bench_rabbitmqvhost.py --peer: the peer's CPU beside the operator's during a convergence)")
 	flag.Parse()
 	log.SetLogger(zap.New(zap.UseDevMode(false), zap.WriteTo(os.Stderr)))
 
@@ -231,6 +234,12 @@ func main() {
 		register(caches[i], s)
 	}
 	synced := time.Since(start)
+	if *hold {
+		line, _ := json.Marshal(map[string]any{"synced_seconds": synced.Seconds()})
+		fmt.Println(string(line))
+		<-ctx.Done()
+		os.Exit(0)
+	}
 	all := append(append([]*informerSel{}, main...), extra...)
 	total := func() int64 {
 		var n int64

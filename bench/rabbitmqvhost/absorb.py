@@ -252,9 +252,10 @@ def run(ps, bin_dir, work, write_log, originals, total, converged, requests, op_
     each of `connections`, then the operator's and the world's together over one more connection than the first
     (the world writes one at a time) and over the last; the P3 rows printed. requests: the operator's
     rest_client_requests_total by method until all Ready; op_cpu: its CPU seconds until then."""
-    for name in ("operator", "world"):
-        ps.procs[name].terminate()
-        ps.procs[name].wait(30)
+    for name in ("operator", "world", "peer"):
+        if name in ps.procs:
+            ps.procs[name].terminate()
+            ps.procs[name].wait(30)
     mix = lambda d: ", ".join(f"{k} {v / total:.2f}" for k, v in sorted(d.items()))  # noqa: E731
     path = os.path.join(work, "replay-operator.ndjson")
     st = replay_file(write_log, originals, path)

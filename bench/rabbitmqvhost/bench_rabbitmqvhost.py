@@ -45,8 +45,12 @@ With --kind rabbitmqvhost, after the steady state (bench/rabbitmqvhost/latency.p
 --create-connections C: the orders are created by bench_replay over C connections instead of one `kubectl create`
     (bench/rabbitmqvhost/scale.py; for 100,000 orders), and Ready is seen by a watch instead of lists polled.
 
+--peer: P3 beside controller-runtime, the peer of bench/peer (its informers of the kinds and selections the operator
+    caches, a no-op reconciler) runs through the convergence, started and synced before it: its CPU per order against
+    the operator's.
+
 Usage: bench/rabbitmqvhost/bench_rabbitmqvhost.py [--kind KIND] [--orders N] [--steady SECONDS] [--bin DIR]
-       [--changes M] [--restart [--quiet S]] [--absorb [C ...]] [--create-connections C]
+       [--changes M] [--restart [--quiet S]] [--absorb [C ...]] [--create-connections C] [--peer]
        (for mixed, N is the number of each Keystone kind but the catalog entries)
 Default: 1000 orders, 60 s of steady state, binaries in build/bin (tools/build).
 """
@@ -180,6 +184,18 @@ def start_world(ps, bin_dir, operator_args, health_port=None, start_operator=Tru
     return metrics, kubectl, op_argv
 
 
+def build_peer():
+    """The controller-runtime peer's binary (bench/peer/build: built once, then cached outside the tree)."""
+    return subprocess.run([os.path.join(SRC, "bench", "peer", "build")], stdout=subprocess.PIPE, text=True,
+                          check=True).stdout.strip()
+
+
+def start_peer(ps, peer):
+    """The peer as process "peer" of `ps`, watching until it is stopped; returns once its informers synced."""
+    ps.start("peer", [peer, "--kubeconfig", ps.kubeconfig, "--operator-namespace", "c5c3-system", "--hold"])
+    wait_for(lambda: "synced_seconds" in open(os.path.join(ps.work, "peer.log")).read(), "the peer's sync", 600)
+
+
 def run_operator(ps, op_argv, metrics):
     """Starts the operator unless it runs, and waits until its /metrics answers."""
     if "operator" not in ps.procs:
@@ -236,12 +252,17 @@ def main():
                     help="P3: the orders are created before the operator starts; at the end, its writes are replayed "
                          "to the same emulator (bench/rabbitmqvhost/absorb.py) over each CONNECTIONS count "
                          "(default: its --max-concurrent-reconciles, then 16)")
+    ap.add_argument("--peer", action="store_true",
+                    help="rabbitmqvhost, P3: the controller-runtime peer of bench/peer watches beside the operator "
+                         "(the same kinds and selections, a no-op reconciler): its CPU per order during the "
+                         "convergence against the operator's")
     ap.add_argument("--create-connections", type=int, default=0, metavar="C",
                     help="create the orders with bench_replay over C connections instead of one `kubectl create` "
                          "(bench/rabbitmqvhost/scale.py; for 100,000 orders); Ready is then seen by a watch")
     a = ap.parse_args()
-    if (a.changes or a.restart) and a.kind != "rabbitmqvhost":
-        ap.error("--changes and --restart are for --kind rabbitmqvhost")
+    if (a.changes or a.restart or a.peer) and a.kind != "rabbitmqvhost":
+        ap.error("--changes, --restart and --peer are for --kind rabbitmqvhost")
+    peer = build_peer() if a.peer else None
     if a.absorb is not None and a.kind not in ("rabbitmqvhost", "keystoneuser", "keystoneproject",
                                                "keystonecatalogentry"):
         ap.error("--absorb is for the kinds whose orders need no set-up orders (the operator starts after them)")
@@ -280,12 +301,16 @@ def main():
             created = time.time() - t0
             ready_watch = absorb.ReadyWatch(KINDS[a.kind][1])
             wait_for(lambda: ready_watch.seen() >= total, "the orders listed by the Ready watch", 600)
+            if peer:
+                start_peer(ps, peer)
             absorb.sim_delete(api.api_client, "/sim/writelog")
             cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
             cpu0["operator"], rss0, req0, bench0, switches0 = 0.0, 0, {}, os.times(), 0
             t0 = time.time()
             run_operator(ps, op_argv, metrics)
         else:
+            if peer:
+                start_peer(ps, peer)
             op = procs["operator"].pid
             rss0 = rss_kib(op)
             cpu0 = {n: cpu_seconds(p.pid) for n, p in procs.items()}
@@ -346,6 +371,11 @@ def main():
               + ", ".join(f"{n} {cpu1[n] - cpu0[n]:.1f}" for n in procs))
         print(f"operator thread switches per order      {(switches1 - switches0) / total:.1f}  (a thread leaving its "
               "CPU: mostly waits, a worker or the io thread with nothing to do)")
+        if peer:
+            ours, theirs = (1000 * (cpu1[n] - cpu0[n]) / total for n in ("operator", "peer"))
+            print(f"P3 beside controller-runtime            CPU per order during the convergence: the operator "
+                  f"{ours:.2f} ms (its writes, reads and passes), the peer {theirs:.2f} ms (its informers of the same "
+                  f"kinds and selections and a no-op reconciler, no write); ratio operator / peer {ours / theirs:.2f}")
         if watch:
             due = watch.earliest_due()
             print(f"first due time after the steady state   {due - steady_end:.1f} s"

@@ -85,8 +85,12 @@ struct mon_fixture {
   sim::apiserver server;
   std::shared_ptr<sim::monitoring::trickster_backend> backend_core;
   sim::monitoring::standin_server backend;
-  caf::actor_system sys{make_config()};
+  // Before the actor system, so it outlives every actor: the system's
+  // destructor waits for the order actors the hosts spawned, which the
+  // fixture's own waits do not cover, and their states' destructors still
+  // move gauges of it (ASan: heap-use-after-free in ~order_state).
   runtime::metrics::registry registry;
+  caf::actor_system sys{make_config()};
   caf::actor management, directory, activation;
 
   static sim::apiserver_options server_options(const fixture_options& o) {

@@ -23,8 +23,12 @@ orders and children (label-scoped watches), so RSS per replica should fall with 
 each sharded R, a row of the same replicas watching everything (C5C3_SHARD_WATCH_ALL=1): the before/after
 in one run.
 
+--rounds K runs the rows K times, one round after the other, and prints each sharded row's CPU and time ratios
+against its round's first row, and their medians: the machine's load moves between rows, and one round's ratio
+is one sample.
+
 Usage: bench/shard/bench_shard.py [--orders N] [--replicas 1,2,3,5] [--steady S] [--bin DIR] [--keep] [--compare]
-                                  [--kill]
+                                  [--kill] [--rounds K]
 Default: 3000 orders, replicas 1,2,3,5, 30 s of steady state, binaries in build/bin (tools/build).
 """
 import argparse
@@ -34,6 +38,7 @@ import os
 import re
 import signal
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -267,12 +272,21 @@ def main():
                     help="also each sharded R with every replica watching everything (C5C3_SHARD_WATCH_ALL=1)")
     ap.add_argument("--no-baseline", action="store_true",
                     help="skip the unsharded replica (ratios then against the first sharded row)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run the rows this many times, one round after the other: the CPU and time ratios of each "
+                         "round against its own first row, and their medians (the tables show the first round)")
     a = ap.parse_args()
-    rows = [] if a.no_baseline else [run(a, 1, False)]
-    for r in a.replicas.split(","):
-        rows.append(run(a, int(r), True))
-        if a.compare:
-            rows.append(run(a, int(r), True, watch_all=True))
+
+    def one_round():
+        rows = [] if a.no_baseline else [run(a, 1, False)]
+        for r in a.replicas.split(","):
+            rows.append(run(a, int(r), True))
+            if a.compare:
+                rows.append(run(a, int(r), True, watch_all=True))
+        return rows
+
+    rounds = [one_round() for _ in range(max(1, a.rounds))]
+    rows = rounds[0]
     base = rows[0]
     against = "the first row" if a.no_baseline else "1 unsharded replica"
     print(f"\n{a.orders} RabbitMQVhost orders; steady state {a.steady} s; ratios against {against}\n")
@@ -298,6 +312,16 @@ def main():
         label += " (watch all)" if r["watch_all"] else ""
         total = sum(r["events"].values())
         print(f"- {label}: {total:.2f}: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(r["events"].items())))
+    if len(rounds) > 1:
+        print(f"\nRatios against the first row of the same round, {len(rounds)} rounds (the machine's load moves "
+              "between rows; a round's rows ran one after the other):\n")
+        for i, r in enumerate(rows[1:], start=1):
+            label = f"{r['replicas']}" + ("" if r["sharded"] else " (unsharded)")
+            label += " (watch all)" if r["watch_all"] else ""
+            cpu = [rr[i]["cpu"] / max(rr[0]["cpu"], 0.1) for rr in rounds]
+            ready = [rr[i]["settled"] / rr[0]["settled"] for rr in rounds]
+            print(f"- {label}: CPU " + ", ".join(f"{x:.2f}x" for x in cpu) + f" (median {statistics.median(cpu):.2f}x); "
+                  "all Ready " + ", ".join(f"{x:.2f}x" for x in ready) + f" (median {statistics.median(ready):.2f}x)")
     kills = [r for r in rows if "handoff" in r]
     if kills:
         print(f"\nkill -9 of one replica (Lease {LEASE}; goal: handoff within the Lease duration + 2 s)\n")

@@ -118,14 +118,6 @@ std::optional<json_document> parse_with(std::string_view text, std::string* erro
   return doc;
 }
 
-}  // namespace
-
-std::optional<json_document> parse_json(std::string_view text, std::string* error, duplicate_keys duplicates) {
-  return parse_with<rapidjson::kParseDefaultFlags>(text, error, duplicates);
-}
-
-namespace {
-
 // No byte above 0x7f: valid UTF-8 as it stands, with nothing to validate.
 // Eight bytes a turn; nearly every answer of a Kubernetes API server is ASCII.
 bool ascii_only(std::string_view text) {
@@ -147,6 +139,10 @@ std::optional<json_document> parse_answer(std::string_view text, std::string* er
 }
 
 }  // namespace
+
+std::optional<json_document> parse_json(std::string_view text, std::string* error, duplicate_keys duplicates) {
+  return parse_with<rapidjson::kParseDefaultFlags>(text, error, duplicates);
+}
 
 std::optional<json_document> parse_answer_json(std::string_view text, std::string* error) {
   return parse_answer(text, error, false);
